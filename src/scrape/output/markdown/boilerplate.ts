@@ -1,0 +1,80 @@
+/**
+ * Page chrome that is removed before and after extraction: hidden elements, navigation,
+ * forms and their controls, cookie/consent banners and share widgets. Patterns are the
+ * widely-used class/id conventions, never site-specific selectors.
+ */
+import { type ElementNode, removeNode } from './dom.js';
+import { innerText } from './measure.js';
+
+/** Never content, wherever they appear. */
+const CHROME_TAGS = new Set([
+  'nav',
+  'button',
+  'input',
+  'label',
+  'dialog',
+  'embed',
+  'link',
+  'meta',
+  'area',
+  'map',
+]);
+
+const CHROME_ROLES = new Set([
+  'navigation',
+  'menu',
+  'menubar',
+  'dialog',
+  'alertdialog',
+  'search',
+  'banner',
+  'contentinfo',
+]);
+
+/** Consent banners, share bars, newsletter prompts, skip links, print-only and screen-reader text. */
+const CHROME_CLASS =
+  /(?:^|[\s_-])(?:cookie|cookies|consent|gdpr|onetrust|cookiebar|share|sharing|social-?(?:links|share|icons|media)|sharedaddy|addthis|newsletter|subscribe|signup|skip-?link|sr-only|screen-?reader|visually-?hidden|visuallyhidden|print-only|ad-?slot|advert|advertisement|ads)(?:$|[\s_-])/i;
+
+export function isHidden(el: ElementNode): boolean {
+  const a = el.attrs;
+  if (a.hidden !== undefined) return true;
+  if (a['aria-hidden'] === 'true' && !(a.class ?? '').includes('fallback-image')) return true;
+  const style = a.style;
+  if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  return false;
+}
+
+/**
+ * Removes chrome in place. Forms go too, unless a form wraps most of the page (ASP.NET
+ * pages put the whole body in one `<form>`), in which case only its controls go.
+ */
+export function removeChrome(root: ElementNode, pageTextLength: number): void {
+  const doomed: ElementNode[] = [];
+  const walk = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (isChrome(child, pageTextLength)) doomed.push(child);
+      else walk(child);
+    }
+  };
+  walk(root);
+  for (const el of doomed) removeNode(el);
+}
+
+function isChrome(el: ElementNode, pageTextLength: number): boolean {
+  if (CHROME_TAGS.has(el.tag) || isHidden(el)) return true;
+  const role = el.attrs.role;
+  if (role && CHROME_ROLES.has(role)) return true;
+  if (el.tag === 'form' || el.tag === 'fieldset') {
+    return innerText(el).length < pageTextLength * 0.5;
+  }
+  if (el.tag === 'body' || el.tag === 'html' || el.tag === 'article' || el.tag === 'main') {
+    return false;
+  }
+  const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
+  if (match.length > 1 && CHROME_CLASS.test(match)) {
+    // a wrapper named like chrome but holding real prose is kept (e.g. "post-share-wrap")
+    return innerText(el).length < 1000;
+  }
+  return false;
+}

@@ -1,0 +1,138 @@
+/**
+ * A minimal mutable HTML tree built straight from htmlparser2's callbacks. A full DOM
+ * (linkedom) costs several times more to build and walk than the extraction itself, and
+ * the converter needs only tags, attributes, text and parent links.
+ */
+import { Parser } from 'htmlparser2';
+
+export interface TextNode {
+  type: 'text';
+  text: string;
+  parent: ElementNode | null;
+}
+
+export interface ElementNode {
+  type: 'element';
+  tag: string;
+  attrs: Record<string, string>;
+  children: Node[];
+  parent: ElementNode | null;
+}
+
+export type Node = TextNode | ElementNode;
+
+/** Elements whose content is never page text; skipped while parsing so they cost nothing. */
+const DROPPED_WITH_CONTENT = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'svg',
+  'math',
+  'title',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+  'textarea',
+]);
+
+export function createElement(tag: string, attrs: Record<string, string> = {}): ElementNode {
+  return { type: 'element', tag, attrs, children: [], parent: null };
+}
+
+export interface ParsedDocument {
+  root: ElementNode;
+  /** `<title>` text, '' when missing. */
+  title: string;
+  /** `<base href>` as written, or null. */
+  baseHref: string | null;
+}
+
+export function parseDocument(html: string): ParsedDocument {
+  const root = createElement('#root');
+  let current = root;
+  // depth inside a dropped element; while > 0 nothing is attached to the tree
+  let dropDepth = 0;
+  let dropTag = '';
+  let title = '';
+  let inTitle = false;
+  let baseHref: string | null = null;
+
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === 'base' && baseHref === null && attribs.href) baseHref = attribs.href;
+        if (name === 'title' && !title) inTitle = true;
+        if (dropDepth > 0) {
+          if (name === dropTag) dropDepth++;
+          return;
+        }
+        if (DROPPED_WITH_CONTENT.has(name)) {
+          dropDepth = 1;
+          dropTag = name;
+          return;
+        }
+        const el = createElement(name, attribs);
+        el.parent = current;
+        current.children.push(el);
+        current = el;
+      },
+      ontext(data) {
+        if (inTitle) title += data;
+        if (dropDepth > 0) return;
+        const last = current.children[current.children.length - 1];
+        if (last && last.type === 'text') last.text += data;
+        else current.children.push({ type: 'text', text: data, parent: current });
+      },
+      onclosetag(name) {
+        if (name === 'title') inTitle = false;
+        if (dropDepth > 0) {
+          if (name === dropTag) dropDepth--;
+          return;
+        }
+        // htmlparser2 reports closes only for open elements, innermost first
+        if (current.tag === name && current.parent) current = current.parent;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return { root, title: title.trim(), baseHref };
+}
+
+export function removeNode(node: Node): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const i = parent.children.indexOf(node);
+  if (i >= 0) parent.children.splice(i, 1);
+  node.parent = null;
+}
+
+/** Depth-first list of elements under (not including) `root`, in document order. */
+export function descendants(root: ElementNode, out: ElementNode[] = []): ElementNode[] {
+  for (const child of root.children) {
+    if (child.type === 'element') {
+      out.push(child);
+      descendants(child, out);
+    }
+  }
+  return out;
+}
+
+export function findFirst(root: ElementNode, tag: string): ElementNode | null {
+  for (const child of root.children) {
+    if (child.type !== 'element') continue;
+    if (child.tag === tag) return child;
+    const found = findFirst(child, tag);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function textContent(node: Node): string {
+  if (node.type === 'text') return node.text;
+  let s = '';
+  for (const child of node.children) s += textContent(child);
+  return s;
+}

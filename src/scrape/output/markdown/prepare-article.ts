@@ -1,0 +1,175 @@
+/**
+ * Cleans an extracted article (Readability's prepArticle): drops chrome tags, headings
+ * styled as chrome, share bars, and containers that look like link lists, galleries or
+ * form remnants rather than prose.
+ */
+import { type ElementNode, removeNode } from './dom.js';
+import {
+  classWeight,
+  countTag,
+  elementChildren,
+  elementsByTag,
+  hasAncestor,
+  innerText,
+  linkDensity,
+} from './measure.js';
+
+interface CleanFlags {
+  weightClasses: boolean;
+  cleanConditionally: boolean;
+}
+
+const ALWAYS_REMOVED = new Set([
+  'object',
+  'embed',
+  'footer',
+  'link',
+  'aside',
+  'iframe',
+  'input',
+  'textarea',
+  'select',
+  'button',
+]);
+const CONDITIONAL = ['form', 'fieldset', 'table', 'ul', 'div'];
+const ONE = (t: string) => new Set([t]);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const LISTS = new Set(['ul', 'ol']);
+const EMBEDS = new Set(['object', 'embed', 'iframe']);
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
+const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+const SHARE = /share/i;
+
+export function prepareArticle(article: ElementNode, flags: CleanFlags): void {
+  for (const el of elementsByTag(article, ALWAYS_REMOVED)) removeNode(el);
+  // share bars inside the article's top-level blocks
+  for (const top of elementChildren(article)) {
+    for (const el of elementsByTag(top, ANY)) {
+      const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
+      if (SHARE.test(match) && innerText(el).length < 500) removeNode(el);
+    }
+  }
+  if (flags.cleanConditionally) {
+    for (const tag of CONDITIONAL) {
+      const found = elementsByTag(article, ONE(tag));
+      // innermost first, so that a parent is judged on what survives inside it
+      for (let i = found.length - 1; i >= 0; i--) {
+        const el = found[i];
+        if (el?.parent && shouldRemove(el, tag, flags)) removeNode(el);
+      }
+    }
+  }
+  for (const h of elementsByTag(article, new Set(['h1', 'h2']))) {
+    if (flags.weightClasses && classWeight(h) < 0) removeNode(h);
+  }
+  for (const p of elementsByTag(article, ONE('p'))) {
+    const media = countTag(p, MEDIA_IN_P);
+    if (media === 0 && !innerText(p)) removeNode(p);
+  }
+}
+
+const ANY = new Set([
+  'div',
+  'section',
+  'span',
+  'ul',
+  'p',
+  'aside',
+  'figure',
+  'footer',
+  'header',
+  'a',
+  'li',
+]);
+const MEDIA_IN_P = new Set(['img', 'embed', 'object', 'iframe', 'picture', 'video']);
+
+function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags): boolean {
+  if (tag === 'table' && isDataTable(el)) return false;
+  if (hasAncestor(el, 'code', 0) || insideDataTable(el)) return false;
+  let isList = tag === 'ul' || tag === 'ol';
+  const text = innerText(el);
+  if (!isList) {
+    let listLength = 0;
+    for (const list of elementsByTag(el, LISTS)) listLength += innerText(list).length;
+    isList = text.length > 0 && listLength / text.length > 0.9;
+  }
+  const weight = flags.weightClasses ? classWeight(el) : 0;
+  if (weight < 0) return true;
+  if (text.split(/[,，、]/).length - 1 >= 10) return false;
+
+  const p = countTag(el, ONE('p'));
+  const img = countTag(el, ONE('img'));
+  const li = countTag(el, ONE('li')) - 100;
+  const input = countTag(el, ONE('input'));
+  let headingLength = 0;
+  for (const h of elementsByTag(el, HEADINGS)) headingLength += innerText(h).length;
+  const headingDensity = text.length ? headingLength / text.length : 0;
+  let embeds = 0;
+  for (const e of elementsByTag(el, EMBEDS)) {
+    if (!/youtube|vimeo|dailymotion|player/i.test(e.attrs.src ?? '')) embeds++;
+  }
+  if (AD_WORDS.test(text) || LOADING_WORDS.test(text)) return true;
+  const density = linkDensity(el, text.length);
+  const inFigure = hasAncestor(el, 'figure', 0);
+  let remove =
+    (!inFigure && img > 1 && p / img < 0.5) ||
+    (!isList && li > p) ||
+    input > Math.floor(p / 3) ||
+    (!isList &&
+      !inFigure &&
+      headingDensity < 0.9 &&
+      text.length < 25 &&
+      (img === 0 || img > 2) &&
+      density > 0) ||
+    (!isList && weight < 25 && density > 0.2) ||
+    (weight >= 25 && density > 0.5) ||
+    (embeds === 1 && text.length < 75) ||
+    embeds > 1;
+  // a list of images (a gallery inside the article) is content
+  if (isList && remove) {
+    for (const child of elementChildren(el)) {
+      if (elementChildren(child).length > 1) return remove;
+    }
+    if (countTag(el, ONE('li')) === img) remove = false;
+  }
+  return remove;
+}
+
+function insideDataTable(el: ElementNode): boolean {
+  for (let p = el.parent; p; p = p.parent) if (p.tag === 'table' && isDataTable(p)) return true;
+  return false;
+}
+
+const dataTableCache = new WeakMap<ElementNode, boolean>();
+
+/** Readability's guess whether a table holds data (kept) or page layout (judged like a div). */
+export function isDataTable(table: ElementNode): boolean {
+  const cached = dataTableCache.get(table);
+  if (cached !== undefined) return cached;
+  const result = guessDataTable(table);
+  dataTableCache.set(table, result);
+  return result;
+}
+
+function guessDataTable(table: ElementNode): boolean {
+  if (table.attrs.role === 'presentation') return false;
+  if (table.attrs.datatable === '0') return false;
+  if (table.attrs.summary) return true;
+  const children = elementChildren(table);
+  if (children.some((c) => c.tag === 'caption' && innerText(c))) return true;
+  if (countTag(table, DATA_HINTS) > 0) return true;
+  if (countTag(table, ONE('table')) > 0) return false;
+  const rows = elementsByTag(table, ONE('tr'));
+  let columns = 0;
+  for (const row of rows) {
+    let n = 0;
+    for (const cell of elementChildren(row)) {
+      if (cell.tag === 'td' || cell.tag === 'th') n += Number(cell.attrs.colspan) || 1;
+    }
+    columns = Math.max(columns, n);
+  }
+  if (rows.length >= 10 || columns > 4) return true;
+  return rows.length * columns > 10;
+}
+
+const DATA_HINTS = new Set(['col', 'colgroup', 'tfoot', 'thead', 'th']);

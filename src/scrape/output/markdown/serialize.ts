@@ -1,0 +1,264 @@
+/**
+ * Light tree → Markdown (CommonMark + GFM tables). Written by hand rather than turndown so
+ * that it runs on the light tree without a DOM and in linear time.
+ *
+ * Whitespace: text is collapsed as a browser would; blocks are separated by blank lines.
+ * Indentation (lists) and code blocks are emitted as private-use markers and placeholders
+ * so that the final whitespace clean-up cannot disturb them.
+ */
+import type { ElementNode, Node } from './dom.js';
+import { renderTable } from './table.js';
+
+const INDENT = '\uE000'; // one space of indentation that must survive clean-up
+const HARD_BREAK = '\uE001'; // two trailing spaces (Markdown hard line break)
+const PLACEHOLDER = /\uE002(\d+)\uE003/g;
+
+const BLOCKS = new Set([
+  'address',
+  'article',
+  'aside',
+  'body',
+  'center',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hgroup',
+  'html',
+  'main',
+  'nav',
+  'p',
+  'section',
+  'summary',
+  'caption',
+]);
+const SKIPPED = new Set([
+  'head',
+  'title',
+  'button',
+  'input',
+  'select',
+  'option',
+  'source',
+  'track',
+]);
+
+export type UrlResolver = (url: string) => string | null;
+
+export class MarkdownWriter {
+  private readonly stash: string[] = [];
+
+  constructor(private readonly resolve: UrlResolver) {}
+
+  render(root: ElementNode): string {
+    return finish(this.children(root, false))
+      .replace(/\uE001(?=\n\n|\n?$)/g, '')
+      .replace(/\uE001/g, '  ')
+      .replace(/\uE000/g, ' ')
+      .replace(PLACEHOLDER, (_m, i: string) => this.stash[Number(i)] ?? '');
+  }
+
+  /** Renders children; `pre` is true inside <pre> (whitespace kept verbatim). */
+  children(el: ElementNode, pre: boolean): string {
+    let out = '';
+    for (const child of el.children) out += this.node(child, pre);
+    return out;
+  }
+
+  private node(node: Node, pre: boolean): string {
+    if (node.type === 'text') {
+      return pre ? node.text : escapeText(node.text.replace(/[\s\u00a0]+/g, ' '));
+    }
+    const tag = node.tag;
+    if (SKIPPED.has(tag)) return '';
+    switch (tag) {
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6': {
+        const text = oneLine(this.children(node, false));
+        return text ? `\n\n${'#'.repeat(Number(tag[1]))} ${text}\n\n` : '';
+      }
+      case 'br':
+        return pre ? '\n' : `${HARD_BREAK}\n`;
+      case 'hr':
+        return '\n\n---\n\n';
+      case 'pre':
+        return this.codeBlock(node);
+      case 'code':
+      case 'kbd':
+      case 'samp':
+      case 'tt':
+        return pre ? this.children(node, true) : inlineCode(plainText(node));
+      case 'strong':
+      case 'b':
+        return wrap(this.children(node, pre), '**');
+      case 'em':
+      case 'i':
+      case 'cite':
+      case 'dfn':
+        return wrap(this.children(node, pre), '_');
+      case 'del':
+      case 's':
+      case 'strike':
+        return wrap(this.children(node, pre), '~~');
+      case 'a':
+        return this.link(node, pre);
+      case 'img':
+        return this.image(node);
+      case 'ul':
+      case 'ol':
+        return this.list(node);
+      case 'li':
+        return `\n\n${this.children(node, false)}\n\n`;
+      case 'blockquote':
+        return this.quote(node);
+      case 'table':
+        return renderTable(node, this);
+      case 'q':
+        return `"${this.children(node, pre)}"`;
+    }
+    const inner = this.children(node, pre);
+    return BLOCKS.has(tag) ? `\n\n${inner}\n\n` : inner;
+  }
+
+  /** Stores finished text that later clean-up must not touch; returns its placeholder. */
+  protect(text: string): string {
+    this.stash.push(text);
+    return `\uE002${this.stash.length - 1}\uE003`;
+  }
+
+  private codeBlock(node: ElementNode): string {
+    const code = this.children(node, true).replace(/^\n/, '').replace(/\s+$/, '');
+    if (!code) return '';
+    const language = languageOf(node);
+    const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((m) => m.length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    return `\n\n${this.protect(`${fence}${language}\n${code}\n${fence}`)}\n\n`;
+  }
+
+  private link(node: ElementNode, pre: boolean): string {
+    const inner = this.children(node, pre);
+    const text = inner.trim();
+    const href = node.attrs.href?.trim();
+    if (!href || !text || href.startsWith('#') || /^javascript:/i.test(href)) return inner;
+    const url = this.resolve(href);
+    if (!url) return inner;
+    if (text.includes('\n\n')) return inner; // block content inside a link: keep the text
+    const title = node.attrs.title ? ` "${node.attrs.title.replace(/"/g, '\\"')}"` : '';
+    return `[${text}](${destination(url)}${title})`;
+  }
+
+  private image(node: ElementNode): string {
+    const src = imageSource(node);
+    if (!src) return '';
+    const url = this.resolve(src);
+    if (!url) return '';
+    const alt = escapeText((node.attrs.alt ?? '').replace(/\s+/g, ' ').trim());
+    return `![${alt}](${destination(url)})`;
+  }
+
+  private list(node: ElementNode): string {
+    const ordered = node.tag === 'ol';
+    let n = Number(node.attrs.start) || 1;
+    const items: string[] = [];
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        if (child.text.trim()) items.push(`- ${escapeText(child.text.trim())}`);
+        continue;
+      }
+      const body = finish(
+        child.tag === 'li' ? this.children(child, false) : this.node(child, false),
+      );
+      if (!body) continue;
+      const marker = ordered ? `${n++}. ` : '- ';
+      const pad = INDENT.repeat(marker.length);
+      items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
+    }
+    return items.length ? `\n\n${items.join('\n')}\n\n` : '';
+  }
+
+  private quote(node: ElementNode): string {
+    const body = finish(this.children(node, false));
+    if (!body) return '';
+    return `\n\n${body.replace(/^/gm, '> ').replace(/^> $/gm, '>')}\n\n`;
+  }
+}
+
+function languageOf(pre: ElementNode): string {
+  const code = pre.children.find((c): c is ElementNode => c.type === 'element' && c.tag === 'code');
+  const classes = `${pre.attrs.class ?? ''} ${code?.attrs.class ?? ''}`;
+  const m = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(classes);
+  return m?.[1] ?? pre.attrs['data-lang'] ?? '';
+}
+
+function imageSource(img: ElementNode): string {
+  const a = img.attrs;
+  // lazy loaders keep the real URL in data-* and a placeholder in src
+  const candidates = [a['data-src'], a['data-lazy-src'], a['data-original'], a.src];
+  for (const c of candidates) {
+    if (c && !c.startsWith('data:')) return c.trim();
+  }
+  const srcset = a.srcset ?? a['data-srcset'];
+  if (srcset) return srcset.trim().split(/\s+/)[0] ?? '';
+  return '';
+}
+
+function plainText(node: Node): string {
+  if (node.type === 'text') return node.text;
+  if (node.tag === 'br') return '\n';
+  let s = '';
+  for (const child of node.children) s += plainText(child);
+  return s;
+}
+
+function inlineCode(text: string): string {
+  const t = text.replace(/\s+/g, ' ');
+  if (!t.trim()) return t;
+  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((m) => m.length));
+  const ticks = '`'.repeat(longest + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${t}${pad}${ticks}`;
+}
+
+/** Emphasis markers must hug the text, so surrounding spaces move outside them. */
+function wrap(inner: string, marker: string): string {
+  if (!inner.trim()) return inner;
+  if (inner.includes('\n\n')) return inner;
+  const lead = /^\s*/.exec(inner)?.[0] ?? '';
+  const trail = /\s*$/.exec(inner)?.[0] ?? '';
+  return `${lead}${marker}${inner.trim()}${marker}${trail}`;
+}
+
+function destination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
+export function escapeText(text: string): string {
+  return text
+    .replace(/[\\*_`[\]<]/g, '\\$&')
+    .replace(/^(\s*)([#>+-]|\d+\.)(?=\s)/, '$1\\$2')
+    .replace(/\|/g, '\\|');
+}
+
+export function oneLine(text: string): string {
+  return finish(text.replace(/\n+/g, ' ')).replace(/\n/g, ' ');
+}
+
+/** Whitespace clean-up of a rendered fragment: trims lines, at most one blank line. */
+export function finish(text: string): string {
+  return text
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
