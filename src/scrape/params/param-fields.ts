@@ -1,0 +1,151 @@
+import type { ScrapeOptions } from '../types.js';
+import { formatBlockResources, parseBlockResources } from './block-resources.js';
+import { parseBooleanParam } from './boolean.js';
+import { parseHttpUrlParam } from './http-url.js';
+import { parseInstructions } from './instructions.js';
+import { parseIntegerParam } from './integer.js';
+import type { ConfigParamName } from './param-names.js';
+import { parseProxyCountry, parseProxyType } from './proxy.js';
+
+/** Contract 2.3 and 2.9. */
+export const LIMITS = {
+  windowWidth: { min: 320, max: 3840 },
+  windowHeight: { min: 240, max: 2160 },
+  timeoutMs: { min: 1000, max: 120_000 },
+} as const;
+
+/** What a request gets for every parameter nobody set (description's defaults, contract 2.9). */
+export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Object.freeze({
+  render: false,
+  windowWidth: 1920,
+  windowHeight: 1080,
+  screenshot: false,
+  screenshotFullPage: false,
+  markdown: false,
+  blockResources: [],
+  blockAds: false,
+  blockCookieBanners: false,
+  blockChatWidgets: false,
+  webhookUrl: null,
+  proxyType: 'datacenter',
+  proxyCountry: null,
+  instructions: [],
+  timeoutMs: 60_000,
+});
+
+/** One parameter: how it is written, documented, validated and stored in a workflow config. */
+export interface ParamField<K extends keyof ScrapeOptions> {
+  name: ConfigParamName;
+  /** For the OpenAPI document. */
+  description: string;
+  /** The default as a client would write it, for the OpenAPI document. */
+  docDefault?: string;
+  /** Validates a query string or a JSON value; throws a 400 AppError. */
+  parse(value: unknown): ScrapeOptions[K];
+  /** The workflow-config form; undefined means "store nothing". */
+  toConfig(value: ScrapeOptions[K]): unknown;
+}
+
+/** Keyed by option so that a new ScrapeOptions field fails to compile until it is listed. */
+export type ParamFields = { [K in keyof ScrapeOptions]: ParamField<K> };
+
+const same = <T>(value: T): T => value;
+const flag = (name: ConfigParamName, description: string) => ({
+  name,
+  description,
+  docDefault: 'false',
+  parse: (value: unknown) => parseBooleanParam(name, value),
+  toConfig: same<boolean>,
+});
+const range = (name: ConfigParamName, limits: { min: number; max: number }) => (value: unknown) =>
+  parseIntegerParam(name, value, limits.min, limits.max);
+
+export const paramFields: ParamFields = {
+  url: {
+    name: 'url',
+    description:
+      'Page to scrape: an absolute http or https URL, URL-encoded. Required unless workflow_id is given.',
+    parse: (value) => parseHttpUrlParam('url', value),
+    toConfig: same,
+  },
+  render: flag(
+    'render',
+    'Load the page in a browser with JavaScript; needed for screenshots, block_resources and instructions.',
+  ),
+  windowWidth: {
+    name: 'window_width',
+    description: 'Browser window width in pixels, 320..3840 (used only with render=true).',
+    docDefault: '1920',
+    parse: range('window_width', LIMITS.windowWidth),
+    toConfig: same,
+  },
+  windowHeight: {
+    name: 'window_height',
+    description: 'Browser window height in pixels, 240..2160 (used only with render=true).',
+    docDefault: '1080',
+    parse: range('window_height', LIMITS.windowHeight),
+    toConfig: same,
+  },
+  screenshot: flag('screenshot', 'Return a PNG of the visible area (requires render=true).'),
+  screenshotFullPage: flag(
+    'screenshot_full_page',
+    'Return a PNG of the entire page (requires render=true).',
+  ),
+  markdown: flag(
+    'markdown',
+    'Return the main content as Markdown, without navigation and similar.',
+  ),
+  blockResources: {
+    name: 'block_resources',
+    description:
+      'Comma-separated resource types to block (requires render=true): stylesheet, image, media, font, script, texttrack, xhr, fetch, eventsource, manifest, other; or none.',
+    docDefault: 'none',
+    parse: parseBlockResources,
+    toConfig: formatBlockResources,
+  },
+  blockAds: flag('block_ads', 'Block ads.'),
+  blockCookieBanners: flag(
+    'block_cookie_banners',
+    'Block cookie banners (rejected or closed, never accepted).',
+  ),
+  blockChatWidgets: flag('block_chat_widgets', 'Block chat widgets.'),
+  webhookUrl: {
+    name: 'webhook_url',
+    description:
+      'Deliver the result to this http(s) address instead of returning it; empty means no webhook.',
+    parse: (value) => (value === '' ? null : parseHttpUrlParam('webhook_url', value)),
+    toConfig: (value) => value ?? undefined,
+  },
+  proxyType: {
+    name: 'proxy_type',
+    description: 'Proxy kind: datacenter, residential or mobile.',
+    docDefault: 'datacenter',
+    parse: parseProxyType,
+    toConfig: same,
+  },
+  proxyCountry: {
+    name: 'proxy_country',
+    description: 'ISO 3166-1 alpha-2 country of the proxy, case-insensitive; empty means any.',
+    parse: parseProxyCountry,
+    toConfig: (value) => value ?? undefined,
+  },
+  instructions: {
+    name: 'instructions',
+    description:
+      'JSON-encoded array of at most 50 steps, each one of {"wait": selector}, {"fill": {"selector", "text", "delay"?}}, {"click": selector}, {"delay": ms} (requires render=true).',
+    parse: parseInstructions,
+    toConfig: (value) => [...value],
+  },
+  timeoutMs: {
+    name: 'timeout',
+    description: 'Budget of the whole scrape in milliseconds, instructions included, 1000..120000.',
+    docDefault: '60000',
+    parse: range('timeout', LIMITS.timeoutMs),
+    toConfig: same,
+  },
+};
+
+/** Option key of each config parameter name. */
+export const optionKeyByName: ReadonlyMap<string, keyof ScrapeOptions> = new Map(
+  (Object.keys(paramFields) as (keyof ScrapeOptions)[]).map((key) => [paramFields[key].name, key]),
+);
