@@ -4,7 +4,10 @@
  * time, then scores the outputs with /work/shared/tools/score-markdown.mjs.
  *
  *   node --import tsx bench/markdown-quality.ts --corpus ../shared/corpus/articles
- *     [--out DIR] [--converter pagegrab|readability] [--scorer PATH] [--verbose]
+ *     [--out DIR] [--converter pagegrab|readability] [--scorer PATH] [--warmup N] [--verbose]
+ *
+ * Timing is per page inside this process, after converting the first N pages once untimed
+ * (default 5) so that the JIT warm-up of a fresh process does not count as page time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     converter: { type: 'string', default: 'pagegrab' },
     scorer: { type: 'string', default: '/work/shared/tools/score-markdown.mjs' },
     verbose: { type: 'boolean', default: false },
+    warmup: { type: 'string', default: '5' },
   },
 });
 if (!values.corpus) {
@@ -50,9 +54,15 @@ const truth = JSON.parse(readFileSync(join(corpus, 'ground-truth.json'), 'utf8')
   string,
   { url: string }
 >;
+const ids = Object.keys(truth).sort();
+const readPage = (id: string) =>
+  gunzipSync(readFileSync(join(corpus, `${id}.html.gz`))).toString('utf8');
+for (const id of ids.slice(0, Number(values.warmup) || 0)) {
+  converter(readPage(id), truth[id]?.url ?? 'http://localhost/');
+}
 const times: { id: string; ms: number }[] = [];
-for (const id of Object.keys(truth).sort()) {
-  const html = gunzipSync(readFileSync(join(corpus, `${id}.html.gz`))).toString('utf8');
+for (const id of ids) {
+  const html = readPage(id);
   const t0 = performance.now();
   const md = converter(html, truth[id]?.url ?? 'http://localhost/');
   const ms = performance.now() - t0;

@@ -4,7 +4,7 @@
  * widely-used class/id conventions, never site-specific selectors.
  */
 import { type ElementNode, removeNode } from './dom.js';
-import { innerText } from './measure.js';
+import { textLength } from './measure.js';
 
 /** Never content, wherever they appear. */
 const CHROME_TAGS = new Set([
@@ -66,7 +66,7 @@ function isChrome(el: ElementNode, pageTextLength: number): boolean {
   const role = el.attrs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (el.tag === 'form' || el.tag === 'fieldset') {
-    return innerText(el).length < pageTextLength * 0.5;
+    return textLength(el) < pageTextLength * 0.5;
   }
   if (el.tag === 'body' || el.tag === 'html' || el.tag === 'article' || el.tag === 'main') {
     return false;
@@ -74,7 +74,7 @@ function isChrome(el: ElementNode, pageTextLength: number): boolean {
   const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (match.length > 1 && CHROME_CLASS.test(match)) {
     // a wrapper named like chrome but holding real prose is kept (e.g. "post-share-wrap")
-    return innerText(el).length < 1000;
+    return textLength(el) < 1000;
   }
   return false;
 }

@@ -6,7 +6,7 @@
  * it is retried with fewer heuristics, as Readability does.
  */
 import { createElement, type ElementNode, type Node, removeNode } from './dom.js';
-import { classWeight, elementChildren, innerText, linkDensity } from './measure.js';
+import { classWeight, elementChildren, innerText, linkDensity, textLength } from './measure.js';
 import { prepareArticle } from './prepare-article.js';
 
 const UNLIKELY =
@@ -271,7 +271,7 @@ function isByline(el: ElementNode, match: string): boolean {
   const isMarked =
     el.attrs.rel === 'author' || (el.attrs.itemprop ?? '').includes('author') || BYLINE.test(match);
   if (!isMarked) return false;
-  const length = innerText(el).length;
+  const length = textLength(el);
   return length > 0 && length < 100;
 }
 

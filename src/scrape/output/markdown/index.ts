@@ -9,8 +9,9 @@ import { removeChrome } from './boilerplate.js';
 import { cloneElement } from './clone.js';
 import { type ElementNode, findFirst, parseDocument } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
-import { innerText } from './measure.js';
+import { textLength } from './measure.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { trimArticle } from './trim-article.js';
 
 /** An article shorter than this (characters of text) triggers the next, laxer attempt. */
 const ENOUGH_TEXT = 500;
@@ -38,13 +39,14 @@ function convert(html: string, pageUrl: string): string {
   const doc = parseDocument(html);
   const body = findFirst(doc.root, 'body') ?? doc.root;
   const resolver = urlResolver(pageUrl, doc.baseHref);
-  removeChrome(body, innerText(body).length);
+  removeChrome(body, textLength(body));
 
   let best: ElementNode | null = null;
   let bestLength = -1;
   for (const flags of ATTEMPTS) {
     const article = grabArticle(cloneElement(body), doc.title, flags);
-    const length = innerText(article).length;
+    trimArticle(article);
+    const length = textLength(article);
     if (length > bestLength) {
       best = article;
       bestLength = length;

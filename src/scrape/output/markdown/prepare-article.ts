@@ -12,6 +12,7 @@ import {
   hasAncestor,
   innerText,
   linkDensity,
+  textLength,
 } from './measure.js';
 
 interface CleanFlags {
@@ -46,7 +47,7 @@ export function prepareArticle(article: ElementNode, flags: CleanFlags): void {
   for (const top of elementChildren(article)) {
     for (const el of elementsByTag(top, ANY)) {
       const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
-      if (SHARE.test(match) && innerText(el).length < 500) removeNode(el);
+      if (SHARE.test(match) && textLength(el) < 500) removeNode(el);
     }
   }
   if (flags.cleanConditionally) {
@@ -90,7 +91,7 @@ function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags): boolean 
   const text = innerText(el);
   if (!isList) {
     let listLength = 0;
-    for (const list of elementsByTag(el, LISTS)) listLength += innerText(list).length;
+    for (const list of elementsByTag(el, LISTS)) listLength += textLength(list);
     isList = text.length > 0 && listLength / text.length > 0.9;
   }
   const weight = flags.weightClasses ? classWeight(el) : 0;
@@ -102,7 +103,7 @@ function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags): boolean 
   const li = countTag(el, ONE('li')) - 100;
   const input = countTag(el, ONE('input'));
   let headingLength = 0;
-  for (const h of elementsByTag(el, HEADINGS)) headingLength += innerText(h).length;
+  for (const h of elementsByTag(el, HEADINGS)) headingLength += textLength(h);
   const headingDensity = text.length ? headingLength / text.length : 0;
   let embeds = 0;
   for (const e of elementsByTag(el, EMBEDS)) {

@@ -155,7 +155,9 @@ export class MarkdownWriter {
     if (!url) return inner;
     if (text.includes('\n\n')) return inner; // block content inside a link: keep the text
     const title = node.attrs.title ? ` "${node.attrs.title.replace(/"/g, '\\"')}"` : '';
-    return `[${text}](${destination(url)}${title})`;
+    const lead = /^\s*/.exec(inner)?.[0] ? ' ' : '';
+    const trail = /\s*$/.exec(inner)?.[0] ? ' ' : '';
+    return `${lead}[${text}](${destination(url)}${title})${trail}`;
   }
 
   private image(node: ElementNode): string {
