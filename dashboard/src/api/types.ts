@@ -1,0 +1,109 @@
+/**
+ * The public API's JSON shapes as the dashboard reads them (contract sections 4 and 5).
+ * The dashboard is an ordinary client: nothing here is shared with the server's code.
+ */
+
+export const RESOURCE_TYPES = [
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'script',
+  'texttrack',
+  'xhr',
+  'fetch',
+  'eventsource',
+  'manifest',
+  'other',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export const PROXY_TYPES = ['datacenter', 'residential', 'mobile'] as const;
+export type ProxyType = (typeof PROXY_TYPES)[number];
+
+export type Instruction =
+  | { wait: string }
+  | { fill: { selector: string; text: string; delay?: number } }
+  | { click: string }
+  | { delay: number };
+
+/** A saved scraper configuration; every scraper parameter except api_key/workflow_id/config. */
+export interface WorkflowConfig {
+  url: string;
+  render: boolean;
+  window_width?: number;
+  window_height?: number;
+  screenshot?: boolean;
+  screenshot_full_page?: boolean;
+  markdown?: boolean;
+  instructions?: Instruction[];
+  block_resources?: string;
+  block_ads?: boolean;
+  block_cookie_banners?: boolean;
+  block_chat_widgets?: boolean;
+  webhook_url?: string;
+  proxy_type?: string;
+  proxy_country?: string;
+  timeout?: number;
+  /** Fields this dashboard does not know are kept as they are on edit. */
+  [other: string]: unknown;
+}
+
+export interface Workflow {
+  id: string;
+  userId: string;
+  config: WorkflowConfig;
+  name: string;
+  lastRun: string | null;
+  creditsSpent: number;
+  createdAt: string;
+  updatedAt: string;
+  archived: boolean;
+}
+
+export interface WebhookState {
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface RequestRecord {
+  id: string;
+  workflowId: string | null;
+  url: string;
+  status: 'success' | 'failed';
+  statusCode: number;
+  targetStatus: number | null;
+  outputType: 'html' | 'markdown' | 'screenshot';
+  render: boolean;
+  proxyType: string;
+  proxyCountry: string | null;
+  creditsSpent: number;
+  durationMs: number | null;
+  error: string | null;
+  webhook: WebhookState | null;
+  createdAt: string;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  credits: number;
+  createdAt: string;
+}
+
+/** What a scraper request produced, ready for the preview. */
+export type ScrapeOutcome =
+  | { kind: 'html'; text: string; meta: ScrapeMeta }
+  | { kind: 'markdown'; text: string; meta: ScrapeMeta }
+  | { kind: 'screenshot'; blob: Blob; meta: ScrapeMeta }
+  | { kind: 'webhook'; message: string; requestId: string | null; meta: ScrapeMeta };
+
+export interface ScrapeMeta {
+  creditsUsed: number | null;
+  creditsRemaining: number | null;
+  targetStatus: number | null;
+  targetUrl: string | null;
+  durationMs: number;
+}

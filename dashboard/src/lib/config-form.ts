@@ -1,0 +1,207 @@
+import type { Instruction, ProxyType, ResourceType, WorkflowConfig } from '../api/types.js';
+
+export type StepKind = 'wait' | 'fill' | 'click' | 'delay';
+
+/** One instruction as the editor holds it: every input's text, whatever the step's kind. */
+export interface StepDraft {
+  /** Stable identity for the list while steps are added, removed and reordered. */
+  key: number;
+  kind: StepKind;
+  selector: string;
+  text: string;
+  /** Milliseconds as typed: the pause of a delay step, the typing delay of a fill step. */
+  ms: string;
+}
+
+/** The create/edit form's state: inputs keep their raw text; conversion happens on submit. */
+export interface ConfigForm {
+  url: string;
+  render: boolean;
+  window_width: string;
+  window_height: string;
+  screenshot: boolean;
+  screenshot_full_page: boolean;
+  markdown: boolean;
+  block_resources: ResourceType[];
+  block_ads: boolean;
+  block_cookie_banners: boolean;
+  block_chat_widgets: boolean;
+  webhook_url: string;
+  proxy_type: '' | ProxyType;
+  proxy_country: string;
+  timeout: string;
+  instructions: StepDraft[];
+}
+
+/** The config fields this form owns; others found in a saved config are left untouched. */
+export const FORM_FIELDS = [
+  'url',
+  'render',
+  'window_width',
+  'window_height',
+  'screenshot',
+  'screenshot_full_page',
+  'markdown',
+  'block_resources',
+  'block_ads',
+  'block_cookie_banners',
+  'block_chat_widgets',
+  'webhook_url',
+  'proxy_type',
+  'proxy_country',
+  'timeout',
+  'instructions',
+] as const satisfies readonly (keyof ConfigForm)[];
+
+let nextKey = 1;
+export function newStep(kind: StepKind): StepDraft {
+  return { key: nextKey++, kind, selector: '', text: '', ms: kind === 'delay' ? '1000' : '' };
+}
+
+export function emptyForm(): ConfigForm {
+  return {
+    url: '',
+    render: false,
+    window_width: '',
+    window_height: '',
+    screenshot: false,
+    screenshot_full_page: false,
+    markdown: false,
+    block_resources: [],
+    block_ads: false,
+    block_cookie_banners: false,
+    block_chat_widgets: false,
+    webhook_url: '',
+    proxy_type: '',
+    proxy_country: '',
+    timeout: '',
+    instructions: [],
+  };
+}
+
+/** A number when the text is one; otherwise the text itself, so the server's 400 names it. */
+function numberish(text: string): number | string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+function stepToInstruction(s: StepDraft): Instruction {
+  switch (s.kind) {
+    case 'wait':
+      return { wait: s.selector };
+    case 'click':
+      return { click: s.selector };
+    case 'delay':
+      return { delay: numberish(s.ms) as number };
+    case 'fill': {
+      const delay = numberish(s.ms);
+      const fill: { selector: string; text: string; delay?: number } = {
+        selector: s.selector,
+        text: s.text,
+      };
+      if (delay !== undefined) fill.delay = delay as number;
+      return { fill };
+    }
+  }
+}
+
+/** The config a form describes; defaults and empty inputs are left out. */
+export function formToConfig(f: ConfigForm): WorkflowConfig {
+  const c: WorkflowConfig = { url: f.url.trim(), render: f.render };
+  const put = (key: string, value: unknown) => {
+    if (value !== undefined && value !== '' && value !== false) c[key] = value;
+  };
+  put('window_width', numberish(f.window_width));
+  put('window_height', numberish(f.window_height));
+  put('screenshot', f.screenshot);
+  put('screenshot_full_page', f.screenshot_full_page);
+  put('markdown', f.markdown);
+  put('block_resources', f.block_resources.join(','));
+  put('block_ads', f.block_ads);
+  put('block_cookie_banners', f.block_cookie_banners);
+  put('block_chat_widgets', f.block_chat_widgets);
+  put('webhook_url', f.webhook_url.trim());
+  put('proxy_type', f.proxy_type);
+  put('proxy_country', f.proxy_country.trim());
+  put('timeout', numberish(f.timeout));
+  if (f.instructions.length > 0) c.instructions = f.instructions.map(stepToInstruction);
+  return c;
+}
+
+const bool = (v: unknown): boolean => v === true || v === 'true' || v === 1 || v === '1';
+const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+function toSteps(v: unknown): StepDraft[] {
+  let list: unknown = v;
+  if (typeof v === 'string') {
+    try {
+      list = JSON.parse(v);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(list)) return [];
+  return list.map((raw: Record<string, unknown>) => {
+    if ('fill' in raw) {
+      const fill = (raw.fill ?? {}) as Record<string, unknown>;
+      return {
+        ...newStep('fill'),
+        selector: text(fill.selector),
+        text: text(fill.text),
+        ms: text(fill.delay),
+      };
+    }
+    if ('click' in raw) return { ...newStep('click'), selector: text(raw.click) };
+    if ('delay' in raw) return { ...newStep('delay'), ms: text(raw.delay) };
+    return { ...newStep('wait'), selector: text(raw.wait) };
+  });
+}
+
+export function configToForm(c: WorkflowConfig): ConfigForm {
+  const resources = text(c.block_resources)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && s !== 'none') as ResourceType[];
+  return {
+    url: text(c.url),
+    render: bool(c.render),
+    window_width: text(c.window_width),
+    window_height: text(c.window_height),
+    screenshot: bool(c.screenshot),
+    screenshot_full_page: bool(c.screenshot_full_page),
+    markdown: bool(c.markdown),
+    block_resources: resources,
+    block_ads: bool(c.block_ads),
+    block_cookie_banners: bool(c.block_cookie_banners),
+    block_chat_widgets: bool(c.block_chat_widgets),
+    webhook_url: text(c.webhook_url),
+    proxy_type: text(c.proxy_type) as ConfigForm['proxy_type'],
+    proxy_country: text(c.proxy_country),
+    timeout: text(c.timeout),
+    instructions: toSteps(c.instructions),
+  };
+}
+
+/**
+ * The JSON merge patch (RFC 7396) that turns `saved` into `next`: changed fields are set,
+ * fields the form owns that were cleared become null (removed). Fields the form does not
+ * know stay as saved. Null when nothing changed.
+ */
+export function configPatch(
+  saved: WorkflowConfig,
+  next: WorkflowConfig,
+): Record<string, unknown> | null {
+  const patch: Record<string, unknown> = {};
+  for (const key of FORM_FIELDS) {
+    const before = saved[key];
+    const after = next[key];
+    if (after === undefined) {
+      if (before !== undefined && before !== null) patch[key] = null;
+    } else if (JSON.stringify(before) !== JSON.stringify(after)) {
+      patch[key] = after;
+    }
+  }
+  return Object.keys(patch).length > 0 ? patch : null;
+}

@@ -1,0 +1,308 @@
+/**
+ * The dashboard end to end: real Chromium driving the built UI served by the real service,
+ * which scrapes a fixture page on loopback. Each test leans on the state the one before it
+ * left (one signed-in page, one workflow), in the order a user would go.
+ * Screenshots of the main views land in test-output/dashboard/ for a human to look at.
+ */
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { build } from 'vite';
+import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
+import { startService } from '../helpers/service.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHOTS = `${ROOT}test-output/dashboard/`;
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** The page the workflow scrapes: its instructions type into #q and click #go. */
+const FORM_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Search fixture</title></head>
+<body><main><article>
+<h1>Search fixture</h1>
+<p>This page has a search form. The workflow types a word into it and presses the button,
+and the answer appears below. Enough prose here for a reader-mode extractor to keep it.</p>
+<p>Second paragraph with a <a href="/page">link to the plain page</a> and <strong>bold text</strong>.</p>
+<form onsubmit="return false"><label for="q">Query</label><input id="q">
+<button id="go" type="button"
+  onclick="document.getElementById('result').textContent = 'Result for ' + document.getElementById('q').value">Go</button>
+</form>
+<p id="result">No search yet</p>
+</article></main></body></html>`;
+
+type Service = Awaited<ReturnType<typeof startService>>;
+
+const text = async (l: Locator): Promise<string> => (await l.textContent()) ?? '';
+
+describe('dashboard', () => {
+  let service: Service;
+  let site: FixtureSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** Every URL the dashboard asked for: all must be the service's own. */
+  const requested: string[] = [];
+
+  before(async () => {
+    await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
+    await mkdir(SHOTS, { recursive: true });
+    site = await startFixtureSite();
+    site.html('/form', FORM_PAGE);
+    service = await startService({ allowPrivateNetworks: true, credits: 10_000 });
+    browser = await chromium.launch({
+      executablePath: '/usr/lib/chromium/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.on('request', (r) => requested.push(r.url()));
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await site?.close();
+  });
+
+  const shot = (name: string, p: Page = page) =>
+    p.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+  const credits = async () =>
+    Number((await text(page.getByTestId('account-credits'))).replace(/\D/g, ''));
+
+  test('a wrong API key is refused with the server text', async () => {
+    await page.goto(`${service.baseUrl}/`);
+    await page.getByLabel('API key').fill('not-a-real-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await assert.doesNotReject(
+      page.getByTestId('signin-error').getByText('Invalid API key!').waitFor(),
+    );
+    await shot('01-signin-error');
+  });
+
+  test('signing in shows the account name and its credit balance', async () => {
+    await page.getByLabel('API key').fill(service.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('account-credits').waitFor();
+    assert.equal(await credits(), 10_000);
+    assert.ok((await text(page.getByTestId('account-name'))).length > 0);
+    const stored = await page.evaluate(() => sessionStorage.getItem('pagegrab.apiKey'));
+    assert.equal(stored, service.apiKey);
+  });
+
+  test('creates a workflow with ordered instructions', async () => {
+    await page.getByRole('link', { name: 'New workflow' }).click();
+    await page.getByLabel('Name').fill('Search fixture');
+    await page.getByLabel('Target URL').fill(site.url('/form'));
+    await page.getByLabel(/^Render in a browser/).check();
+    for (const kind of ['delay', 'wait', 'fill', 'click', 'wait']) {
+      await page.getByRole('button', { name: `Add ${kind}` }).click();
+    }
+    // The delay was added first; move it to the end, then remove it again.
+    for (let i = 1; i <= 4; i++)
+      await page.getByRole('button', { name: `Move step ${i} down` }).click();
+    assert.equal(await page.locator('#step-1-kind, [id$="-kind"]').first().inputValue(), 'wait');
+    await page.getByRole('button', { name: 'Remove step 5' }).click();
+    const steps = page.getByTestId('instruction-step');
+    assert.equal(await steps.count(), 4);
+    await steps.nth(0).getByLabel('Selector').fill('#q');
+    await steps.nth(1).getByLabel('Selector').fill('#q');
+    await steps.nth(1).getByLabel('Text').fill('pagegrab');
+    await steps.nth(2).getByLabel('Selector').fill('#go');
+    await steps.nth(3).getByLabel('Selector').fill('#result');
+    await page.getByLabel(/^Block resource types/).selectOption(['font', 'media']);
+    await shot('02-create-form');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByTestId('workflow-title').getByText('Search fixture').waitFor();
+    const saved = await text(page.locator('details.config pre'));
+    assert.match(saved ?? '', /"fill"/);
+    assert.match(saved ?? '', /"block_resources": "media,font"/);
+  });
+
+  test('a bad URL shows the server 400 text beside the form', async () => {
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Target URL').fill('ftp://nope');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const error = page.getByTestId('form-error');
+    await error.waitFor();
+    assert.match(await text(error), /url/i);
+    await shot('03-edit-form-error');
+  });
+
+  test('edits the name and config through the form', async () => {
+    await page.getByLabel('Target URL').fill(site.url('/form'));
+    await page.getByLabel('Name', { exact: true }).fill('Search fixture (edited)');
+    await page.getByLabel('Block ads').check();
+    await page.getByLabel('Window width').fill('800');
+    await page.getByLabel('Window height').fill('600');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('workflow-title').getByText('Search fixture (edited)').waitFor();
+    const saved = await text(page.locator('details.config pre'));
+    assert.match(saved, /"block_ads": true/);
+    assert.match(saved, /"window_width": 800/);
+  });
+
+  test('renames the workflow', async () => {
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name').fill('Search fixture');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByTestId('workflow-title').getByText('Search fixture', { exact: true }).waitFor();
+  });
+
+  test('run now previews HTML source after the instructions ran', async () => {
+    const before = await credits();
+    await page.getByLabel('Output').selectOption('html');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const html = page.getByTestId('preview-html');
+    await html.waitFor({ timeout: 60_000 });
+    assert.match(await text(html), /Result for pagegrab/);
+    // Scraped markup is text in the dashboard, never elements.
+    assert.equal(await page.locator('#go').count(), 0);
+    assert.equal(await text(page.getByTestId('target-status')), '200');
+    const used = Number(await text(page.getByTestId('credits-used')));
+    assert.ok(used > 0);
+    await page.waitForFunction((b) => {
+      const el = document.querySelector('[data-testid="account-credits"]');
+      return el !== null && Number(el.textContent?.replace(/\D/g, '')) < b;
+    }, before);
+    assert.equal(await credits(), before - used);
+    await shot('04-run-html');
+  });
+
+  test('run now previews rendered Markdown', async () => {
+    await page.getByLabel('Output').selectOption('markdown');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const md = page.getByTestId('preview-markdown');
+    await md.waitFor({ timeout: 60_000 });
+    assert.ok((await md.locator('h1, h2, p').count()) > 0);
+    assert.match(await text(md), /Search fixture|search form/);
+    await shot('05-run-markdown');
+  });
+
+  test('run now previews the screenshot', async () => {
+    await page.getByLabel('Output').selectOption('screenshot');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const img = page.getByTestId('preview-screenshot');
+    await img.waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => {
+      const el = document.querySelector<HTMLImageElement>('[data-testid="preview-screenshot"]');
+      return el?.complete === true && el.naturalWidth > 0;
+    });
+    const size = await img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight]);
+    assert.deepEqual(size, [800, 600]);
+    assert.match((await img.getAttribute('src')) ?? '', /^blob:/);
+    await shot('06-run-screenshot');
+  });
+
+  test('the history lists every run with its output type', async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const rows = page.getByTestId('history-row');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="history-row"]').length >= 3,
+    );
+    const table = await text(page.getByTestId('history-table'));
+    for (const output of ['html', 'markdown', 'screenshot'])
+      assert.match(table, new RegExp(output));
+    assert.equal(await rows.first().getAttribute('data-status'), 'success');
+    await shot('07-history');
+  });
+
+  test('archiving moves the workflow to the archived tab, unarchiving moves it back', async () => {
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'Unarchive' }).waitFor();
+    await page.getByRole('link', { name: /Archived workflows/ }).click();
+    const archivedTab = page.getByRole('tab', { name: /Archived/ });
+    assert.equal(await archivedTab.getAttribute('aria-selected'), 'true');
+    await page.getByTestId('panel-archived').getByText('Search fixture').waitFor();
+    await shot('08-archived-tab');
+    // Keyboard: arrow left from the archived tab selects the active one.
+    await archivedTab.focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('panel-active').waitFor();
+    assert.equal(await page.getByTestId('panel-active').getByTestId('workflow-row').count(), 0);
+    await page.getByRole('tab', { name: /Archived/ }).click();
+    await page.getByTestId('panel-archived').getByRole('link', { name: 'Search fixture' }).click();
+    await page.getByRole('button', { name: 'Unarchive' }).click();
+    await page.getByRole('button', { name: 'Archive' }).waitFor();
+    await page.getByRole('link', { name: /Active workflows/ }).click();
+    const row = page.getByTestId('panel-active').getByTestId('workflow-row');
+    await row.waitFor();
+    assert.equal(await row.count(), 1);
+    assert.notEqual(await text(row.getByTestId('workflow-credits')), '0');
+    await shot('09-active-list');
+  });
+
+  test('the playground shows the curl command with the key as a variable, and runs', async () => {
+    await page.getByRole('link', { name: 'Playground' }).click();
+    await page.getByLabel('Target URL').fill(site.url('/page'));
+    await page.getByLabel('Markdown').check();
+    const curl = await text(page.getByTestId('curl-command'));
+    assert.match(curl, /X-API-Key: \$PAGEGRAB_API_KEY/);
+    assert.ok(!curl.includes(service.apiKey));
+    assert.match(curl, /--data-urlencode 'markdown=true'/);
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await page.getByTestId('preview-markdown').waitFor({ timeout: 60_000 });
+    await shot('10-playground');
+  });
+
+  test('at 375 px wide nothing overflows sideways', async () => {
+    const mobile = await browser.newContext({
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+    });
+    mobile.on('request', (r) => requested.push(r.url()));
+    const m = await mobile.newPage();
+    try {
+      await m.goto(`${service.baseUrl}/`);
+      await m.getByLabel('API key').fill(service.apiKey);
+      await m.getByRole('button', { name: 'Sign in' }).click();
+      await m.getByTestId('workflow-row').first().waitFor();
+      const overflow = () =>
+        m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok((await overflow()) <= 0, 'workflow list overflows');
+      await shot('11-mobile-list', m);
+      await m.getByTestId('workflow-row').first().getByRole('link').click();
+      await m.getByTestId('history-table').waitFor();
+      assert.ok((await overflow()) <= 0, 'workflow view overflows');
+      await shot('12-mobile-workflow', m);
+      await m.getByRole('link', { name: 'Edit' }).click();
+      await m.getByTestId('instruction-step').first().waitFor();
+      assert.ok((await overflow()) <= 0, 'edit form overflows');
+      await shot('13-mobile-edit', m);
+    } finally {
+      await mobile.close();
+    }
+  });
+
+  test('signing out forgets the key', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('pagegrab.apiKey')), null);
+  });
+
+  test('the dashboard made no request to any other host', () => {
+    const origin = new URL(service.baseUrl).origin;
+    const foreign = requested.filter(
+      (u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:'),
+    );
+    assert.deepEqual(foreign, []);
+    assert.ok(requested.length > 10);
+  });
+});
