@@ -103,12 +103,12 @@ export const paramFields: ParamFields = {
     parse: parseBlockResources,
     toConfig: formatBlockResources,
   },
-  blockAds: flag('block_ads', 'Block ads.'),
+  blockAds: flag('block_ads', 'Block ads, with or without render.'),
   blockCookieBanners: flag(
     'block_cookie_banners',
-    'Block cookie banners (rejected or closed, never accepted).',
+    'Block cookie banners, with or without render (rejected or closed, never accepted).',
   ),
-  blockChatWidgets: flag('block_chat_widgets', 'Block chat widgets.'),
+  blockChatWidgets: flag('block_chat_widgets', 'Block chat widgets, with or without render.'),
   webhookUrl: {
     name: 'webhook_url',
     description:
