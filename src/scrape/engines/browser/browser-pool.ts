@@ -1,0 +1,218 @@
+/**
+ * The warm browsers and their warm pages. Limits (all in options.ts): `browsers` Chromium
+ * processes, each retired (drained, then closed) after `retireAfterContexts` contexts; warm
+ * pages reused `pageReuseLimit` times; at most `maxConcurrentPages` idle pages kept; every
+ * browser operation bounded by `operationTimeoutMs`. A browser that crashes or is killed
+ * fails only the pages it was serving; the next acquire launches a replacement.
+ */
+import type { Browser } from 'playwright-core';
+import { appError } from '../../../api/errors.js';
+import type { Budget } from './budget.js';
+import { launchChromium } from './chromium-process.js';
+import type { ResolvedBrowserOptions } from './options.js';
+import type { PlaywrightProxy } from './proxy-settings.js';
+import { WarmPage } from './warm-page.js';
+
+class ManagedBrowser {
+  contextsCreated = 0;
+  draining = false;
+  dead = false;
+  readonly active = new Set<WarmPage>();
+  readonly idle: WarmPage[] = [];
+
+  constructor(
+    readonly browser: Browser,
+    readonly pid: number | null,
+  ) {}
+}
+
+export interface BrowserPoolStats {
+  browsersUp: number;
+  pids: number[];
+  idlePages: number;
+  launches: number;
+  contextsCreated: number;
+  crashes: number;
+}
+
+export class BrowserPool {
+  private readonly browsers: ManagedBrowser[] = [];
+  private launching: Promise<ManagedBrowser> | null = null;
+  private closed = false;
+  private launches = 0;
+  private contextsCreated = 0;
+  private crashes = 0;
+
+  constructor(private readonly options: ResolvedBrowserOptions) {}
+
+  /** A warm page for this proxy key: an idle one if any, else a new context. */
+  async acquire(
+    key: string,
+    proxy: PlaywrightProxy | undefined,
+    budget: Budget,
+  ): Promise<WarmPage> {
+    if (this.closed) throw appError('NOT_READY', 'the browser pool is shut down');
+    for (const managed of this.browsers) {
+      if (managed.dead || managed.draining) continue;
+      const index = managed.idle.findIndex((p) => p.key === key);
+      if (index < 0) continue;
+      const [page] = managed.idle.splice(index, 1);
+      managed.active.add(page!);
+      return page!;
+    }
+    const managed = await this.pickBrowser(budget);
+    managed.contextsCreated += 1;
+    this.contextsCreated += 1;
+    if (managed.contextsCreated >= this.options.retireAfterContexts) managed.draining = true;
+    const settings = {
+      serviceWorkers: this.options.serviceWorkers,
+      operationTimeoutMs: this.options.operationTimeoutMs,
+    };
+    const creating = WarmPage.create(managed.browser, key, proxy, settings);
+    const page = await budget.race(creating, this.opCap('creating a page')).catch((error) => {
+      void creating.then(
+        (p) => p.close(),
+        () => {},
+      );
+      this.retireIfDone(managed);
+      throw error;
+    });
+    managed.active.add(page);
+    if (managed.dead) page.fail('the browser exited');
+    return page;
+  }
+
+  /** Returns a page after a request: reset and kept warm when clean, else closed. */
+  async release(page: WarmPage): Promise<void> {
+    const managed = this.browsers.find((b) => b.active.has(page));
+    if (!managed) return void (await page.close());
+    page.uses += 1;
+    const keep =
+      !this.closed &&
+      !managed.dead &&
+      !managed.draining &&
+      !page.tainted &&
+      page.uses < this.options.pageReuseLimit;
+    if (keep) {
+      try {
+        await withCap(page.reset(), this.options.operationTimeoutMs);
+      } catch {
+        page.tainted = true;
+      }
+    }
+    managed.active.delete(page);
+    if (keep && !page.tainted && !managed.dead) {
+      managed.idle.push(page);
+      this.trimIdle();
+    } else {
+      await page.close();
+    }
+    this.retireIfDone(managed);
+  }
+
+  private trimIdle(): void {
+    const idle = this.browsers.flatMap((b) => b.idle);
+    let excess = idle.length - this.options.maxConcurrentPages;
+    for (const managed of this.browsers) {
+      while (excess > 0 && managed.idle.length > 0) {
+        void managed.idle.shift()!.close();
+        excess -= 1;
+      }
+    }
+  }
+
+  private async pickBrowser(budget: Budget): Promise<ManagedBrowser> {
+    const usable = this.browsers.filter((b) => !b.dead && !b.draining);
+    if (usable.length >= this.options.browsers || (usable.length > 0 && this.launching)) {
+      return usable.reduce((a, b) => (b.active.size < a.active.size ? b : a));
+    }
+    this.launching ??= this.launch().finally(() => {
+      this.launching = null;
+    });
+    return budget.race(this.launching, this.opCap('launching Chromium'));
+  }
+
+  private async launch(): Promise<ManagedBrowser> {
+    const { executablePath, extraArgs, operationTimeoutMs } = this.options;
+    let launched: Awaited<ReturnType<typeof launchChromium>>;
+    try {
+      launched = await launchChromium(executablePath, extraArgs, operationTimeoutMs);
+    } catch (error) {
+      const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+      throw appError('BROWSER_FAILED', `could not start Chromium: ${reason}`);
+    }
+    this.launches += 1;
+    const managed = new ManagedBrowser(launched.browser, launched.pid);
+    launched.browser.on('disconnected', () => this.onDisconnected(managed));
+    this.browsers.push(managed);
+    if (this.closed) await launched.browser.close();
+    return managed;
+  }
+
+  private onDisconnected(managed: ManagedBrowser): void {
+    if (!managed.draining && !this.closed) this.crashes += 1;
+    managed.dead = true;
+    for (const page of managed.active) page.fail('the browser exited');
+    managed.idle.length = 0;
+    const index = this.browsers.indexOf(managed);
+    if (index >= 0) this.browsers.splice(index, 1);
+  }
+
+  /** A draining browser closes once its last page is back. */
+  private retireIfDone(managed: ManagedBrowser): void {
+    if (!managed.draining || managed.dead || managed.active.size > 0) return;
+    managed.dead = true;
+    for (const page of managed.idle.splice(0)) void page.close();
+    void withCap(managed.browser.close(), this.options.operationTimeoutMs).catch(() => {});
+  }
+
+  private opCap(what: string): { ms: number; onCap: () => Error } {
+    return {
+      ms: this.options.operationTimeoutMs,
+      onCap: () =>
+        appError(
+          'BROWSER_FAILED',
+          `${what} took longer than ${this.options.operationTimeoutMs} ms`,
+        ),
+    };
+  }
+
+  stats(): BrowserPoolStats {
+    const live = this.browsers.filter((b) => !b.dead);
+    return {
+      browsersUp: live.length,
+      pids: live.flatMap((b) => (b.pid === null ? [] : [b.pid])),
+      idlePages: live.reduce((n, b) => n + b.idle.length, 0),
+      launches: this.launches,
+      contextsCreated: this.contextsCreated,
+      crashes: this.crashes,
+    };
+  }
+
+  /** Starts the first browser now instead of on the first request. */
+  async warmUp(budget: Budget): Promise<void> {
+    await this.pickBrowser(budget);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.launching?.catch(() => {});
+    const all = this.browsers.splice(0);
+    await Promise.all(
+      all.map(async (managed) => {
+        managed.draining = true;
+        managed.dead = true;
+        await withCap(managed.browser.close(), this.options.operationTimeoutMs).catch(() => {});
+      }),
+    );
+  }
+}
+
+/** Rejects when `work` takes longer than `ms` (the work itself keeps running). */
+function withCap<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`browser operation took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, cap]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,111 @@
+/**
+ * Launching Chromium and finding its processes. Playwright's `Browser` does not expose the
+ * pid, so it is read from /proc: the browser process is a direct child of this Node process
+ * running the executable without `--type=` (renderers, GPU and utility processes have one).
+ * The pid lets the pool report memory (soak bench) and lets tests kill the browser.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Measured to work on this Debian Chromium as root; see the report for why each is here. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--metrics-recording-only',
+];
+
+export async function launchChromium(
+  executablePath: string,
+  extraArgs: readonly string[],
+  timeoutMs: number,
+): Promise<{ browser: Browser; pid: number | null }> {
+  const before = new Set(browserPids(executablePath));
+  const browser = await chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    timeout: timeoutMs,
+    // The service owns shutdown; Chromium must not die with the first Ctrl-C before drain.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const pid = browserPids(executablePath).find((p) => !before.has(p)) ?? null;
+  return { browser, pid };
+}
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  argv: string[];
+}
+
+function readProc(pid: number): ProcInfo | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return { pid, ppid: Number(fields[1]), argv };
+  } catch {
+    return null; // exited while we looked
+  }
+}
+
+function allProcs(): ProcInfo[] {
+  const out: ProcInfo[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const info = readProc(Number(name));
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+/** Browser (not renderer) processes that this Node process started. */
+export function browserPids(executablePath: string): number[] {
+  return allProcs()
+    .filter(
+      (p) =>
+        p.ppid === process.pid &&
+        p.argv[0] === executablePath &&
+        !p.argv.some((a) => a.startsWith('--type=')),
+    )
+    .map((p) => p.pid);
+}
+
+/** The browser process and all its descendants (renderers, GPU, network service, zygotes). */
+export function processTree(rootPid: number): number[] {
+  const procs = allProcs();
+  const children = new Map<number, number[]>();
+  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const tree: number[] = [];
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    tree.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** Resident memory of a process tree in bytes (VmRSS summed; shared pages counted per process). */
+export function treeRssBytes(rootPid: number): number {
+  let total = 0;
+  for (const pid of processTree(rootPid)) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+      if (kb) total += Number(kb) * 1024;
+    } catch {
+      // exited while we looked
+    }
+  }
+  return total;
+}

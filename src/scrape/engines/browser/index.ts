@@ -1,0 +1,154 @@
+/**
+ * The browser engine (render=true): `createBrowserEngine(options)` builds a pool of warm
+ * Chromium browsers and renders ScrapePlans into PageSnapshots. See options.ts for every
+ * limit and its default, warm-page.ts for the isolation guarantee between requests.
+ */
+import { type AppError, appError, isAppError } from '../../../api/errors.js';
+import type { PageSnapshot, ProxyEndpoint, ScrapePlan } from '../../types.js';
+import {
+  asBrowserFailure,
+  isClosedError,
+  isProxyFailure,
+  navigationError,
+  netErrorCode,
+} from './browser-errors.js';
+import { BrowserPool } from './browser-pool.js';
+import { Budget } from './budget.js';
+import { type BrowserEngineOptions, resolveOptions } from './options.js';
+import { PageSlots } from './page-slots.js';
+import { proxyKey, redactedProxy, toPlaywrightProxy } from './proxy-settings.js';
+import { blockerSelection, renderOnPage } from './render-page.js';
+import { RequestPolicy } from './request-policy.js';
+import { blockedPlaywrightTypes } from './resource-types.js';
+
+export type { BlockerSelection, BrowserBlockersHook } from './blockers-hook.js';
+export type { BrowserEngineOptions } from './options.js';
+
+/** For /readyz and the pressure endpoint. */
+export interface BrowserPoolStatus {
+  /** Chromium processes running. */
+  browsersUp: number;
+  /** Renders holding a page slot now. */
+  pagesInUse: number;
+  /** maxConcurrentPages. */
+  capacity: number;
+  /** Renders waiting for a slot. */
+  queued: number;
+  /** Warm pages waiting for a request. */
+  idlePages: number;
+  /** Browser launches since start (1 + relaunches + retirements). */
+  launches: number;
+  contextsCreated: number;
+  /** Browsers that exited without being retired. */
+  crashes: number;
+  /** OS pids of the browser processes (metrics, tests). */
+  pids: number[];
+}
+
+export interface BrowserEngine {
+  render(plan: ScrapePlan): Promise<PageSnapshot>;
+  status(): BrowserPoolStatus;
+  /** Launches the first browser ahead of traffic (optional: render launches on demand). */
+  warmUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEngine {
+  const options = resolveOptions(input);
+  const pool = new BrowserPool(options);
+  const slots = new PageSlots(options.maxConcurrentPages, options.maxQueuedRequests);
+
+  async function renderVia(
+    proxy: ProxyEndpoint | null,
+    plan: ScrapePlan,
+    budget: Budget,
+    releases: Promise<void>[],
+  ): Promise<PageSnapshot> {
+    const warm = await pool.acquire(proxyKey(proxy), toPlaywrightProxy(proxy), budget);
+    warm.policy = new RequestPolicy({
+      allowPrivate: options.allowPrivateNetworks,
+      guard: options.guard,
+      blockedTypes: blockedPlaywrightTypes(plan.options.blockResources),
+      blockers: options.blockers,
+      which: blockerSelection(plan),
+    });
+    let unsubscribe = () => {};
+    const failed = new Promise<never>((_, reject) => {
+      unsubscribe = warm.onFailure((reason) => reject(appError('BROWSER_FAILED', reason)));
+    });
+    failed.catch(() => {});
+    try {
+      return await Promise.race([renderOnPage(warm, plan, budget, options), failed]);
+    } catch (error) {
+      warm.tainted = true;
+      if (warm.failure !== null && !isAppError(error))
+        throw appError('BROWSER_FAILED', warm.failure);
+      throw error;
+    } finally {
+      unsubscribe();
+      releases.push(pool.release(warm).catch(() => {}));
+    }
+  }
+
+  async function render(plan: ScrapePlan): Promise<PageSnapshot> {
+    const budget = new Budget(plan.deadline, plan.options.timeoutMs, plan.signal);
+    await slots.acquire(budget);
+    // The slot is held until the page is reset, so reset CPU counts against capacity.
+    const releases: Promise<void>[] = [];
+    try {
+      const candidates = plan.proxies.length > 0 ? plan.proxies.slice(0, 2) : [null];
+      for (let attempt = 0; ; attempt += 1) {
+        const proxy = candidates[attempt] ?? null;
+        try {
+          return await renderVia(proxy, plan, budget, releases);
+        } catch (error) {
+          // Contract 2.20: a proxy that fails to connect is retried once on another.
+          if (isProxyFailure(error) && attempt + 1 < candidates.length) continue;
+          throw classify(error, proxy);
+        }
+      }
+    } finally {
+      void Promise.all(releases).finally(() => slots.release());
+    }
+  }
+
+  return {
+    render,
+    status: () => {
+      const stats = pool.stats();
+      return {
+        browsersUp: stats.browsersUp,
+        pagesInUse: slots.active,
+        capacity: slots.capacity,
+        queued: slots.queued,
+        idlePages: stats.idlePages,
+        launches: stats.launches,
+        contextsCreated: stats.contextsCreated,
+        crashes: stats.crashes,
+        pids: stats.pids,
+      };
+    },
+    warmUp: () =>
+      pool.warmUp(new Budget(Date.now() + options.operationTimeoutMs, options.operationTimeoutMs)),
+    close: async () => {
+      slots.rejectAll(appError('NOT_READY', 'the browser pool is shut down'));
+      await pool.close();
+    },
+  };
+}
+
+function classify(error: unknown, proxy: ProxyEndpoint | null): AppError {
+  if (isAppError(error)) return error;
+  if (isProxyFailure(error) && proxy !== null) {
+    return appError(
+      'FETCH_FAILED',
+      `proxy ${redactedProxy(proxy)} failed (${netErrorCode(error)})`,
+    );
+  }
+  if (netErrorCode(error) !== null) return navigationError(error);
+  if (isClosedError(error)) return appError('BROWSER_FAILED', 'the browser closed the page');
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return appError('BROWSER_FAILED', 'a browser operation timed out');
+  }
+  return asBrowserFailure(error);
+}

@@ -1,0 +1,80 @@
+/**
+ * The browser engine's settings. Every limit is explicit and documented with its default
+ * (crawlee's browser-pool is the model): the composition root passes values from config.ts.
+ */
+import type { GuardOptions } from '../../net/ssrf-guard.js';
+import type { BrowserBlockersHook } from './blockers-hook.js';
+
+export interface BrowserEngineOptions {
+  /** The Chromium binary. Default `/usr/lib/chromium/chromium` (Debian's real binary, not the wrapper script). */
+  executablePath?: string;
+  /** ALLOW_PRIVATE_NETWORKS: when true the page may reach loopback/private addresses. Default false. */
+  allowPrivateNetworks?: boolean;
+  /** Pages rendering at once on this node, over all browsers. Default 4 (2 cores: CPU-bound beyond). */
+  maxConcurrentPages?: number;
+  /** Requests waiting for a page before `NODE_SATURATED` (503). Default 64. */
+  maxQueuedRequests?: number;
+  /** Chromium processes kept warm. Default 1. */
+  browsers?: number;
+  /** A browser is retired (drained, then closed) after creating this many contexts. Default 200. */
+  retireAfterContexts?: number;
+  /**
+   * A warm page (context + tab) is reset and reused for this many renders, then closed.
+   * 1 means a fresh context per request. Default 50.
+   */
+  pageReuseLimit?: number;
+  /** Ceiling of every single browser operation (launch, new context, reset, close). Default 15000 ms. */
+  operationTimeoutMs?: number;
+  /** Full-page screenshots stop at this height in CSS pixels (Chromium's texture limit). Default 16384. */
+  maxFullPageHeight?: number;
+  /**
+   * How long a `click` or `fill` step waits for its target to become actionable once it
+   * exists (a missing target fails at once). Default 5000 ms, capped by the budget.
+   */
+  actionTimeoutMs?: number;
+  /**
+   * Service workers: 'block' (default) because their fetches bypass the route that enforces
+   * SSRF and resource blocking; 'allow' only for tests that prove the reset removes them.
+   */
+  serviceWorkers?: 'block' | 'allow';
+  /** In-browser ad/cookie/chat blocking (src/scrape/blockers). Default: none (options ignored). */
+  blockers?: BrowserBlockersHook;
+  /**
+   * DNS resolver and address policy for the SSRF check. Default: the system resolver and
+   * `isPublicAddress`. Tests substitute them to tell loopback hosts apart.
+   */
+  guard?: Pick<GuardOptions, 'lookup' | 'isAllowedAddress'>;
+  /** Extra Chromium switches (appended). Do not pass --disable-features: it replaces Playwright's list. */
+  extraArgs?: string[];
+}
+
+export type ResolvedBrowserOptions = Required<Omit<BrowserEngineOptions, 'blockers' | 'guard'>> &
+  Pick<BrowserEngineOptions, 'blockers' | 'guard'>;
+
+export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new TypeError(`browser engine: ${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}
+
+export function resolveOptions(options: BrowserEngineOptions): ResolvedBrowserOptions {
+  return {
+    executablePath: options.executablePath ?? DEFAULT_CHROMIUM_PATH,
+    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    maxConcurrentPages: positiveInt('maxConcurrentPages', options.maxConcurrentPages ?? 4),
+    maxQueuedRequests: options.maxQueuedRequests ?? 64,
+    browsers: positiveInt('browsers', options.browsers ?? 1),
+    retireAfterContexts: positiveInt('retireAfterContexts', options.retireAfterContexts ?? 200),
+    pageReuseLimit: positiveInt('pageReuseLimit', options.pageReuseLimit ?? 50),
+    operationTimeoutMs: positiveInt('operationTimeoutMs', options.operationTimeoutMs ?? 15_000),
+    maxFullPageHeight: positiveInt('maxFullPageHeight', options.maxFullPageHeight ?? 16_384),
+    actionTimeoutMs: positiveInt('actionTimeoutMs', options.actionTimeoutMs ?? 5_000),
+    serviceWorkers: options.serviceWorkers ?? 'block',
+    blockers: options.blockers,
+    guard: options.guard,
+    extraArgs: options.extraArgs ?? [],
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * One render on a warm page: viewport, navigation until `load`, instructions, blockers'
+ * cosmetic CSS, then the output (contract 2.13, 2.14). Status and final URL come from the
+ * last main-frame document response, so a click that navigates reports the new page.
+ */
+import type { Page, Response } from 'playwright-core';
+import { appError } from '../../../api/errors.js';
+import type { PageSnapshot, ScrapePlan } from '../../types.js';
+import { anyBlocker, type BlockerSelection } from './blockers-hook.js';
+import type { Budget } from './budget.js';
+import { runInstructions } from './instructions.js';
+import type { ResolvedBrowserOptions } from './options.js';
+import type { WarmPage } from './warm-page.js';
+
+export function blockerSelection(plan: ScrapePlan): BlockerSelection {
+  const { blockAds, blockCookieBanners, blockChatWidgets } = plan.options;
+  return { ads: blockAds, cookieBanners: blockCookieBanners, chatWidgets: blockChatWidgets };
+}
+
+export async function renderOnPage(
+  warm: WarmPage,
+  plan: ScrapePlan,
+  budget: Budget,
+  options: ResolvedBrowserOptions,
+): Promise<PageSnapshot> {
+  const { page } = warm;
+  const { windowWidth, windowHeight, instructions } = plan.options;
+  const which = blockerSelection(plan);
+  const blockers = anyBlocker(which) ? options.blockers : undefined;
+  await budget.race(page.setViewportSize({ width: windowWidth, height: windowHeight }));
+
+  if (blockers && which.cookieBanners) {
+    warm.tainted = true; // init scripts cannot be removed from a page
+    await budget.race(blockers.installConsentRejector(page));
+  }
+
+  let last: Response | null = null;
+  const onResponse = (response: Response) => {
+    const request = response.request();
+    const redirect = response.status() >= 300 && response.status() < 400;
+    if (!redirect && request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      last = response;
+    }
+  };
+  page.on('response', onResponse);
+  try {
+    const first = await navigate(warm, plan, budget);
+    last ??= first;
+    await runInstructions(page, instructions, budget, options, plan.signal);
+    if (blockers) {
+      const css = blockers.cosmeticCss(blockers.engines, page.url(), which);
+      if (css) await budget.race(page.addStyleTag({ content: css }));
+    }
+    const html = await budget.race(page.content());
+    const screenshot =
+      plan.output === 'screenshot' ? await takeScreenshot(page, plan, budget, options) : undefined;
+    const final: Response = last ?? first;
+    return { finalUrl: page.url() || final.url(), status: final.status(), html, screenshot };
+  } finally {
+    page.off('response', onResponse);
+  }
+}
+
+async function navigate(warm: WarmPage, plan: ScrapePlan, budget: Budget): Promise<Response> {
+  let response: Response | null;
+  try {
+    response = await budget.race(
+      warm.page.goto(plan.options.url, { waitUntil: 'load', timeout: budget.remaining() }),
+    );
+  } catch (error) {
+    const refused = warm.policy?.refusedMain;
+    if (refused) {
+      throw refused.reason === 'unresolved'
+        ? appError('FETCH_FAILED', `could not resolve ${refused.host}`)
+        : appError('URL_NOT_ALLOWED', refused.host);
+    }
+    if (error instanceof Error && error.name === 'TimeoutError') throw budget.timedOut();
+    if (warm.failure !== null) throw appError('BROWSER_FAILED', warm.failure);
+    throw error; // net::ERR_* and proxy failures are classified by the engine
+  }
+  if (response === null) throw appError('FETCH_FAILED', 'the page did not load a document');
+  return response;
+}
+
+async function takeScreenshot(
+  page: Page,
+  plan: ScrapePlan,
+  budget: Budget,
+  options: ResolvedBrowserOptions,
+): Promise<Buffer> {
+  const timeout = budget.remaining();
+  if (!plan.options.screenshotFullPage) {
+    return budget.race(page.screenshot({ type: 'png', timeout }));
+  }
+  const height = await budget.race(
+    page.evaluate(() =>
+      Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+    ),
+  );
+  if (height <= options.maxFullPageHeight) {
+    return budget.race(page.screenshot({ type: 'png', fullPage: true, timeout }));
+  }
+  // Taller pages are cut: Chromium cannot paint a surface beyond ~16k pixels reliably.
+  const clip = { x: 0, y: 0, width: plan.options.windowWidth, height: options.maxFullPageHeight };
+  return budget.race(page.screenshot({ type: 'png', fullPage: true, clip, timeout }));
+}

@@ -1,0 +1,102 @@
+/**
+ * The ONE decision every request of a page goes through (navigation, redirects handled by
+ * Chromium as new requests, sub-resources, iframes, websockets): Chromium's own Google hosts,
+ * blocked resource types, the blockers' network filters, then the SSRF check (the only
+ * asynchronous step, so it runs last and its answer is cached per host for the request).
+ * Several competing route handlers would each pay a Node round trip and could disagree.
+ */
+import { checkUrlAllowed, type GuardOptions, hostOf, type UrlCheck } from '../../net/ssrf-guard.js';
+import { anyBlocker, type BlockerSelection, type BrowserBlockersHook } from './blockers-hook.js';
+
+/**
+ * Hosts Chromium calls on its own (updates, sign-in, safe browsing, variations). Blocked
+ * for sub-requests always; through a proxy they would leak the proxy's credentials' use.
+ */
+const CHROMIUM_SERVICE_HOSTS = [
+  'update.googleapis.com',
+  'clients2.google.com',
+  'clients4.google.com',
+  'clientservices.googleapis.com',
+  'accounts.google.com',
+  'safebrowsing.googleapis.com',
+  'sb-ssl.google.com',
+  'optimizationguide-pa.googleapis.com',
+  'content-autofill.googleapis.com',
+  'edgedl.me.gvt1.com',
+  'redirector.gvt1.com',
+  'android.clients.google.com',
+];
+
+export function isChromiumServiceHost(host: string): boolean {
+  return CHROMIUM_SERVICE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
+}
+
+export interface RequestFacts {
+  url: string;
+  /** Playwright resource type. */
+  type: string;
+  /** The top-level document's navigation (a redirect hop of it included). */
+  isMainDocument: boolean;
+  /** URL of the frame that made the request ('' when unknown). */
+  sourceUrl: string;
+}
+
+export type Verdict =
+  | { action: 'continue' }
+  | { action: 'abort'; why: 'service-host' | 'type' | 'blocker' | 'ssrf' | 'scheme' };
+
+export interface RequestPolicyInit {
+  allowPrivate: boolean;
+  guard?: Pick<GuardOptions, 'lookup' | 'isAllowedAddress'>;
+  blockedTypes: ReadonlySet<string>;
+  blockers?: BrowserBlockersHook;
+  which: BlockerSelection;
+}
+
+/** One request's policy; lives on the warm page while that request renders. */
+export class RequestPolicy {
+  /** Set when the main document (or a redirect of it) was refused by the SSRF check. */
+  refusedMain: Extract<UrlCheck, { allowed: false }> | null = null;
+  private readonly hostChecks = new Map<string, Promise<UrlCheck>>();
+
+  constructor(private readonly init: RequestPolicyInit) {}
+
+  async decide(facts: RequestFacts): Promise<Verdict> {
+    let url: URL;
+    try {
+      url = new URL(facts.url);
+    } catch {
+      return { action: 'abort', why: 'scheme' };
+    }
+    if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
+      // data:, blob: and about: never reach the route; anything else (file:, chrome:) must not load.
+      return { action: 'abort', why: 'scheme' };
+    }
+    const host = hostOf(url);
+    if (!facts.isMainDocument) {
+      if (isChromiumServiceHost(host)) return { action: 'abort', why: 'service-host' };
+      if (this.init.blockedTypes.has(facts.type)) return { action: 'abort', why: 'type' };
+      const { blockers, which } = this.init;
+      if (blockers && anyBlocker(which)) {
+        const request = { url: facts.url, type: facts.type, sourceUrl: facts.sourceUrl };
+        if (blockers.matchesNetworkBlock(blockers.engines, request, which)) {
+          return { action: 'abort', why: 'blocker' };
+        }
+      }
+    }
+    if (this.init.allowPrivate) return { action: 'continue' };
+    const check = await this.checkHost(host, url);
+    if (check.allowed) return { action: 'continue' };
+    if (facts.isMainDocument && this.refusedMain === null) this.refusedMain = check;
+    return { action: 'abort', why: 'ssrf' };
+  }
+
+  private checkHost(host: string, url: URL): Promise<UrlCheck> {
+    let check = this.hostChecks.get(host);
+    if (!check) {
+      check = checkUrlAllowed(url, { allowPrivate: false, ...this.init.guard });
+      this.hostChecks.set(host, check);
+    }
+    return check;
+  }
+}

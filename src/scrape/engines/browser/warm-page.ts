@@ -1,0 +1,189 @@
+/**
+ * A context with one tab, kept warm and reused for several requests of the same proxy.
+ * Creating a context + tab costs a renderer start (~0.4 CPU-s); reusing the tab halves the
+ * CPU per request. Reuse is only safe because `reset()` removes everything a page can leave
+ * behind (see the isolation test): cookies, every storage type of every origin the page
+ * touched, the HTTP cache, service workers, permissions, history, window.name, extra tabs.
+ * Anything that cannot be undone (init scripts, a failed or timed-out request) retires the
+ * page instead.
+ */
+import type {
+  Browser,
+  BrowserContext,
+  CDPSession,
+  Page,
+  Request,
+  Route,
+  WebSocketRoute,
+} from 'playwright-core';
+import type { PlaywrightProxy } from './proxy-settings.js';
+import type { RequestPolicy } from './request-policy.js';
+
+export interface WarmPageSettings {
+  serviceWorkers: 'block' | 'allow';
+  operationTimeoutMs: number;
+}
+
+export class WarmPage {
+  /** Renders served so far. */
+  uses = 0;
+  /** Set when this page must not be reused (consent script installed, error, crash). */
+  tainted = false;
+  /** Why the page died under a request (crash, browser exit), or null. */
+  failure: string | null = null;
+  /** The policy of the request being rendered; null while idle (then everything is aborted). */
+  policy: RequestPolicy | null = null;
+  /** Origins whose documents or requests ran here since the last reset. */
+  private readonly origins = new Set<string>();
+  private readonly failureListeners = new Set<(reason: string) => void>();
+
+  private constructor(
+    readonly key: string,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+  ) {}
+
+  static async create(
+    browser: Browser,
+    key: string,
+    proxy: PlaywrightProxy | undefined,
+    settings: WarmPageSettings,
+  ): Promise<WarmPage> {
+    const context = await browser.newContext({
+      proxy,
+      deviceScaleFactor: 1,
+      acceptDownloads: false,
+      serviceWorkers: settings.serviceWorkers,
+      viewport: { width: 1920, height: 1080 },
+    });
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const warm = new WarmPage(key, context, page, cdp);
+      await warm.wire(settings);
+      return warm;
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private async wire(settings: WarmPageSettings): Promise<void> {
+    const { context, page } = this;
+    context.setDefaultTimeout(settings.operationTimeoutMs);
+    // Nothing may wait on a human: dialogs are dismissed, popups closed at once.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
+    context.on('page', (other) => {
+      if (other !== page) void other.close().catch(() => {});
+    });
+    page.on('crash', () => this.fail('the page crashed'));
+    page.on('framenavigated', (frame) => this.noteOrigin(frame.url()));
+    await context.route('**/*', (route, request) => this.onRequest(route, request));
+    await context.routeWebSocket(/.*/, (ws) => this.onWebSocket(ws));
+  }
+
+  private noteOrigin(url: string): void {
+    if (url.startsWith('http:') || url.startsWith('https:')) this.origins.add(new URL(url).origin);
+  }
+
+  private async onRequest(route: Route, request: Request): Promise<void> {
+    const url = request.url();
+    this.noteOrigin(url);
+    const policy = this.policy;
+    try {
+      if (!policy) return await route.abort('blockedbyclient');
+      const verdict = await policy.decide({
+        url,
+        type: request.resourceType(),
+        isMainDocument: isMainDocument(request, this.page),
+        sourceUrl: safeFrameUrl(request),
+      });
+      if (verdict.action === 'abort') return await route.abort('blockedbyclient');
+      await route.continue();
+    } catch {
+      // The page navigated away or closed while we decided: nothing left to route.
+    }
+  }
+
+  private async onWebSocket(ws: WebSocketRoute): Promise<void> {
+    const policy = this.policy;
+    const verdict = policy
+      ? await policy.decide({
+          url: ws.url(),
+          type: 'websocket',
+          isMainDocument: false,
+          sourceUrl: '',
+        })
+      : ({ action: 'abort' } as const);
+    if (verdict.action === 'abort')
+      return void ws.close({ code: 1008, reason: 'blocked' }).catch(() => {});
+    // connectToServer opens the real socket from inside the page, through the context's proxy.
+    ws.connectToServer();
+  }
+
+  onFailure(listener: (reason: string) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => this.failureListeners.delete(listener);
+  }
+
+  fail(reason: string): void {
+    if (this.failure !== null) return;
+    this.failure = reason;
+    this.tainted = true;
+    for (const listener of this.failureListeners) listener(reason);
+  }
+
+  /** Wipes everything the last request could have left; throws if the page is not clean. */
+  async reset(): Promise<void> {
+    this.policy = null;
+    const { page, context, cdp } = this;
+    for (const other of context.pages()) if (other !== page) await other.close();
+    await page.goto('about:blank');
+    // window.name survives same-site navigations: a classic cross-request channel.
+    await page.evaluate(() => {
+      window.name = '';
+    });
+    const origins = [...this.origins];
+    this.origins.clear();
+    await Promise.all(
+      origins.map((origin) =>
+        cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }),
+      ),
+    );
+    await Promise.all(origins.map((origin) => clearSessionStorage(cdp, origin)));
+    await cdp.send('Network.clearBrowserCache');
+    await context.clearCookies();
+    await context.clearPermissions();
+    await cdp.send('Page.resetNavigationHistory');
+  }
+
+  async close(): Promise<void> {
+    this.policy = null;
+    await this.context.close().catch(() => {});
+  }
+}
+
+/** sessionStorage belongs to the tab, which we keep: clear it per origin through DOMStorage. */
+async function clearSessionStorage(cdp: CDPSession, origin: string): Promise<void> {
+  await cdp
+    .send('DOMStorage.clear', { storageId: { securityOrigin: origin, isLocalStorage: false } })
+    .catch(() => {});
+}
+
+function isMainDocument(request: Request, page: Page): boolean {
+  if (!request.isNavigationRequest()) return false;
+  try {
+    return request.frame() === page.mainFrame();
+  } catch {
+    return false; // service-worker requests have no frame
+  }
+}
+
+function safeFrameUrl(request: Request): string {
+  try {
+    return request.frame().url();
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,45 @@
+/** Builds ScrapePlans for the browser engine's tests. */
+import type { ProxyEndpoint, ScrapeOptions, ScrapePlan } from '../../../../src/scrape/types.js';
+
+export function renderPlan(
+  url: string,
+  options: Partial<ScrapeOptions> = {},
+  extra: { proxies?: ProxyEndpoint[]; output?: ScrapePlan['output'] } = {},
+): ScrapePlan {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const full: ScrapeOptions = {
+    url,
+    render: true,
+    windowWidth: 800,
+    windowHeight: 600,
+    screenshot: false,
+    screenshotFullPage: false,
+    markdown: false,
+    blockResources: [],
+    blockAds: false,
+    blockCookieBanners: false,
+    blockChatWidgets: false,
+    webhookUrl: null,
+    proxyType: 'datacenter',
+    proxyCountry: null,
+    instructions: [],
+    timeoutMs,
+    ...options,
+  };
+  const output =
+    extra.output ?? (full.screenshot || full.screenshotFullPage ? 'screenshot' : 'html');
+  return {
+    options: full,
+    engine: 'browser',
+    output,
+    proxies: extra.proxies ?? [],
+    deadline: Date.now() + timeoutMs,
+    signal: new AbortController().signal,
+  };
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  if (png.subarray(1, 4).toString('latin1') !== 'PNG') throw new Error('not a PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
