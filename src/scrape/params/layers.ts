@@ -2,7 +2,7 @@ import { appError } from '../../api/errors.js';
 import type { ScrapeOptions } from '../types.js';
 import { invalidValue, repeatedParameter } from './invalid.js';
 import { optionKeyByName, paramFields } from './param-fields.js';
-import { SCRAPER_PARAMETERS } from './param-names.js';
+import { QUERY_ONLY_PARAMETERS, SCRAPER_PARAMETERS } from './param-names.js';
 
 /**
  * The parameters one source set, validated and normalised; absent keys were not set there.
@@ -10,7 +10,7 @@ import { SCRAPER_PARAMETERS } from './param-names.js';
  */
 export type ParamLayer = Partial<ScrapeOptions>;
 
-const QUERY_ONLY: ReadonlySet<string> = new Set(['api_key', 'workflow_id', 'config']);
+const QUERY_ONLY: ReadonlySet<string> = new Set(QUERY_ONLY_PARAMETERS);
 // Contract 1.6: keys are never stored in a workflow, whatever the client sent.
 const DROPPED_FROM_WORKFLOW: ReadonlySet<string> = new Set(['api_key', 'apiKey']);
 
