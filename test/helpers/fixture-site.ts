@@ -163,7 +163,7 @@ function builtInRoutes(): Map<string, RouteHandler> {
   routes.set('/redirect/chain', (_req, res, url) => {
     const n = intParam(url, 'n', 3);
     const status = intParam(url, 'status', 302);
-    if (n <= 0) return redirect(res, status, '/page');
+    if (n <= 1) return redirect(res, status, '/page');
     redirect(res, status, `chain?n=${n - 1}&status=${status}`);
   });
   routes.set('/redirect/loop', (_req, res) => redirect(res, 302, '/redirect/loop-b'));

@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { setImmediate } from 'node:timers/promises';
+import { type AppError, isAppError } from '../../../src/api/errors.js';
+import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
+import {
+  CP1252_HIGH_TEXT,
+  type FixtureSite,
+  PLAIN_PAGE,
+  SHIFT_JIS_TEXT,
+  startFixtureSite,
+} from '../../helpers/fixture-site.js';
+import { fetchPlan } from './fetch-plan.js';
+
+let site: FixtureSite;
+let engine: FetchEngine;
+before(async () => {
+  site = await startFixtureSite();
+  engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes: 1024 * 1024 });
+});
+after(async () => {
+  await engine.close();
+  await site.close();
+});
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(isAppError(error), `expected an AppError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a failure');
+}
+
+test('a plain page comes back with its status, final URL and UTF-8 text', async () => {
+  const page = await engine.fetch(fetchPlan(site.url('/page')));
+  assert.equal(page.status, 200);
+  assert.equal(page.finalUrl, site.url('/page'));
+  assert.equal(page.html, PLAIN_PAGE);
+  assert.equal(page.contentType, 'text/html; charset=utf-8');
+});
+
+test('the request looks like desktop Chrome', async () => {
+  const page = await engine.fetch(fetchPlan(site.url('/echo')));
+  const { headers } = JSON.parse(page.html) as { headers: Record<string, string> };
+  assert.match(headers['user-agent'] ?? '', /Chrome\/\d+.*Safari/);
+  assert.match(headers.accept ?? '', /^text\/html/);
+  assert.equal(headers['accept-language'], 'en-US,en;q=0.9');
+  assert.equal(headers['accept-encoding'], 'gzip, deflate, br');
+});
+
+test('an error status of the target is still a snapshot', async () => {
+  const page = await engine.fetch(fetchPlan(site.url('/status/404')));
+  assert.equal(page.status, 404);
+  assert.match(page.html, /Status 404/);
+});
+
+test('JSON and plain text come back as text', async () => {
+  assert.equal((await engine.fetch(fetchPlan(site.url('/json')))).html, '{"ok":true,"n":1}');
+  assert.equal((await engine.fetch(fetchPlan(site.url('/text')))).html, 'just text\n');
+});
+
+test('a redirect chain is followed to the end, each hop once', async () => {
+  site.resetCounters();
+  const page = await engine.fetch(fetchPlan(site.url('/redirect/chain?n=10')));
+  assert.equal(page.finalUrl, site.url('/page'));
+  assert.equal(page.html, PLAIN_PAGE);
+  assert.equal(site.hits('/redirect/chain'), 10);
+  assert.equal(site.hits('/page'), 1);
+});
+
+test('more than 10 redirects fail with a 502', async () => {
+  const error = await failure(engine.fetch(fetchPlan(site.url('/redirect/chain?n=11&status=301'))));
+  assert.equal(error.status, 502);
+  assert.equal(error.message, 'Failed to fetch the page: too many redirects (more than 10)');
+});
+
+test('a redirect loop is detected without using up the limit', async () => {
+  site.resetCounters();
+  const error = await failure(engine.fetch(fetchPlan(site.url('/redirect/loop'))));
+  assert.equal(error.code, 'FETCH_FAILED');
+  assert.match(error.message, /redirect loop at .*\/redirect\/loop$/);
+  assert.equal(site.hits('/redirect/loop'), 1);
+  assert.equal(site.hits('/redirect/loop-b'), 1);
+});
+
+test('a cookie set on a redirect is replayed so set-cookie-and-bounce pages load', async () => {
+  site.route('/bounce', (req, res) => {
+    if (req.headers.cookie === 'seen=1') return void res.end('<p>welcome back</p>');
+    res.writeHead(302, { location: '/bounce', 'set-cookie': 'seen=1; Path=/; HttpOnly' });
+    res.end();
+  });
+  const page = await engine.fetch(fetchPlan(site.url('/bounce')));
+  assert.equal(page.html, '<p>welcome back</p>');
+});
+
+test('a 303 is followed with a GET', async () => {
+  const page = await engine.fetch(fetchPlan(site.url('/redirect/see-other')));
+  assert.equal(page.finalUrl, site.url('/echo'));
+  assert.equal((JSON.parse(page.html) as { method: string }).method, 'GET');
+});
+
+test('a redirect to a non-HTTP scheme fails', async () => {
+  const error = await failure(
+    engine.fetch(fetchPlan(site.url('/redirect/to?url=file:///etc/passwd'))),
+  );
+  assert.equal(error.message, 'Failed to fetch the page: redirect to unsupported URL scheme file:');
+});
+
+for (const path of ['/gzip', '/br', '/deflate', '/deflate-raw']) {
+  test(`a ${path.slice(1)} body is decompressed`, async () => {
+    assert.equal((await engine.fetch(fetchPlan(site.url(path)))).html, PLAIN_PAGE);
+  });
+}
+
+test('a body over the limit fails with a 502 naming the limit', async () => {
+  const error = await failure(engine.fetch(fetchPlan(site.url('/huge?mb=3'))));
+  assert.equal(error.status, 502);
+  assert.equal(
+    error.message,
+    `Failed to fetch the page: response body exceeds ${1024 * 1024} bytes`,
+  );
+});
+
+test('a compressed body that inflates past the limit fails the same way', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 'a'));
+  site.route('/bomb', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+    res.end(bomb);
+  });
+  assert.ok(bomb.length < 64 * 1024);
+  const error = await failure(engine.fetch(fetchPlan(site.url('/bomb'))));
+  assert.match(error.message, /response body exceeds/);
+});
+
+test('a 100 KB page is read whole', async () => {
+  const page = await engine.fetch(fetchPlan(site.url('/big')));
+  assert.ok(page.html.length > 100_000);
+  assert.ok(page.html.endsWith('</body></html>'));
+});
+
+test('a slow target times out within the budget with a 504', async () => {
+  const started = Date.now();
+  const error = await failure(
+    engine.fetch(fetchPlan(site.url('/slow?ms=5000'), { timeoutMs: 1000 })),
+  );
+  const elapsed = Date.now() - started;
+  assert.equal(error.status, 504);
+  assert.equal(error.message, 'Timed out after 1000 ms');
+  assert.ok(elapsed >= 900 && elapsed < 1500, `took ${elapsed} ms`);
+});
+
+test('a body that stalls mid-way times out too', async () => {
+  const error = await failure(
+    engine.fetch(fetchPlan(site.url('/slow-body?ms=5000'), { timeoutMs: 1000 })),
+  );
+  assert.equal(error.code, 'TIMED_OUT');
+});
+
+test('aborting the plan signal stops the fetch', async () => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 200);
+  const started = Date.now();
+  const error = await failure(
+    engine.fetch(fetchPlan(site.url('/slow?ms=5000'), { signal: controller.signal })),
+  );
+  assert.equal(error.code, 'TIMED_OUT');
+  assert.ok(Date.now() - started < 1000);
+});
+
+const charsetCases: Array<[string, string]> = [
+  ['/charset/header-1252', CP1252_HIGH_TEXT],
+  ['/charset/latin1-label', CP1252_HIGH_TEXT],
+  ['/charset/undeclared-1252', CP1252_HIGH_TEXT],
+  ['/charset/meta-1252', CP1252_HIGH_TEXT],
+  ['/charset/shift-jis-header', SHIFT_JIS_TEXT],
+  ['/charset/shift-jis-meta', SHIFT_JIS_TEXT],
+  ['/charset/utf8-bom', 'naïve café €'],
+  ['/charset/utf16le-bom', 'naïve café €'],
+];
+for (const [path, expected] of charsetCases) {
+  test(`${path} decodes to UTF-8 text`, async () => {
+    const page = await engine.fetch(fetchPlan(site.url(path)));
+    assert.ok(page.html.includes(expected), page.html);
+  });
+}
+
+test('windows-1252 0x80 is € and 0x9F is Ÿ', async () => {
+  const page = await engine.fetch(fetchPlan(site.url('/charset/header-1252')));
+  const text = /<p>(.*)<\/p>/.exec(page.html)?.[1] ?? '';
+  assert.equal(text[0], '€');
+  assert.equal(text.at(-1), 'Ÿ');
+});
+
+test('repeated scrapes of one host reuse a keep-alive connection', async () => {
+  const fresh = await startFixtureSite();
+  const reuse = createFetchEngine({ allowPrivateNetworks: true });
+  try {
+    for (let i = 0; i < 5; i += 1) {
+      await reuse.fetch(fetchPlan(fresh.url('/page')));
+      // Separate scrapes are separate requests: at least one event-loop turn apart.
+      await setImmediate();
+    }
+    await reuse.fetch(fetchPlan(fresh.url('/redirect/chain?n=3')));
+    assert.equal(fresh.totalHits(), 9);
+    assert.equal(fresh.connections(), 1);
+  } finally {
+    await reuse.close();
+    await fresh.close();
+  }
+});
+
+test('a refused connection is a 502 naming the host', async () => {
+  const closed = await startFixtureSite();
+  const url = closed.url('/page');
+  await closed.close();
+  const error = await failure(engine.fetch(fetchPlan(url)));
+  assert.equal(error.message, 'Failed to fetch the page: connection refused by 127.0.0.1');
+});
