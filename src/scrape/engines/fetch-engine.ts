@@ -12,7 +12,7 @@ import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-g
 import type { PageSnapshot, ScrapePlan } from '../types.js';
 import { DEFAULT_USER_AGENT, navigationHeaders } from './fetch/browser-headers.js';
 import { createDispatchers, type Dispatchers } from './fetch/dispatchers.js';
-import { isProxyFailure, toAppError } from './fetch/network-errors.js';
+import { isProxyFailure, ProxyFailure, toAppError } from './fetch/network-errors.js';
 import { bodyTooLarge, decompress, readLimited } from './fetch/read-body.js';
 import { RedirectCookies } from './fetch/redirect-cookies.js';
 
@@ -118,12 +118,20 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     const url = new URL(plan.options.url);
     const [first, second] = plan.proxies;
     if (!first) return load(url, null, signal);
+    const attempt = async (proxyUrl: string): Promise<FetchedPage> => {
+      try {
+        return await load(url, proxyUrl, signal);
+      } catch (error) {
+        const cause = (error as { cause?: unknown }).cause ?? error;
+        if (signal.aborted || !isProxyFailure(cause, proxyUrl)) throw error;
+        throw new ProxyFailure(proxyUrl, cause);
+      }
+    };
     try {
-      return await load(url, first.url, signal);
+      return await attempt(first.url);
     } catch (error) {
-      const cause = (error as { cause?: unknown }).cause ?? error;
-      if (!second || signal.aborted || !isProxyFailure(cause, first.url)) throw error;
-      return load(url, second.url, signal);
+      if (!second || !(error instanceof ProxyFailure)) throw error;
+      return attempt(second.url);
     }
   }
 

@@ -59,9 +59,25 @@ export function describeNetworkError(error: unknown, host: string): string {
   return message.length > 200 ? `${message.slice(0, 200)}…` : message;
 }
 
+/** A proxy (not the target) failed; carries the proxy's address without credentials. */
+export class ProxyFailure extends Error {
+  readonly proxy: string;
+  constructor(proxyUrl: string, cause: unknown) {
+    const { host } = new URL(proxyUrl);
+    const status = /proxy response \((\d+)\)/i.exec(String((cause as Error)?.message))?.[1];
+    super(
+      `proxy ${host} ${status ? `answered ${status}` : `failed: ${describeNetworkError(cause, host)}`}`,
+      { cause },
+    );
+    this.name = 'ProxyFailure';
+    this.proxy = host;
+  }
+}
+
 /** The AppError for anything thrown while fetching from `host`. */
 export function toAppError(error: unknown, host: string): AppError {
   if (isAppError(error)) return error;
+  if (error instanceof ProxyFailure) return appError('FETCH_FAILED', error.message);
   for (const e of chain(error)) {
     if (e instanceof AddressNotAllowedError) return appError('URL_NOT_ALLOWED', e.host);
   }
