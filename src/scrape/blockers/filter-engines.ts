@@ -1,0 +1,232 @@
+/**
+ * The compiled filter engines (built once by scripts/build-filters.ts, loaded at start-up) and
+ * the two questions the scrape engines ask them: should this request be blocked, and which
+ * elements should be hidden on this page.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FiltersEngine, Request } from '@ghostery/adblocker';
+import { ChatWidgetMatcher } from './chat-widgets.js';
+import type { EngineName } from './filter-lists.js';
+
+/** What the caller asked to block (block_ads, block_cookie_banners, block_chat_widgets). */
+export interface BlockSelection {
+  ads: boolean;
+  cookieBanners: boolean;
+  chatWidgets: boolean;
+}
+
+/** manifest.json written next to the engines by the build. */
+export interface FilterManifest {
+  builtAt: string;
+  engines: Record<
+    string,
+    {
+      lists: Array<{
+        id: number;
+        title: string;
+        version: string;
+        timeUpdated: string;
+        license: string;
+        homepage: string;
+        droppedLocalHostExceptions: string[];
+      }>;
+      networkFilters: number;
+      cosmeticFilters: number;
+      bytes: number;
+      buildMs: number;
+    }
+  >;
+}
+
+/** Classes, ids and link targets found in a document: the keys of generic hiding rules. */
+export interface DomTokens {
+  classes: string[];
+  ids: string[];
+  hrefs: string[];
+}
+
+/** Loaded engines; build with `loadFilterEngines` once and share (read-only after load). */
+export class FilterEngines {
+  readonly chat = new ChatWidgetMatcher();
+  private readonly allTokens = new Map<EngineName, DomTokens>();
+  private readonly base = new Map<EngineName, string[]>();
+  private readonly memos = new Map<string, unknown>();
+
+  constructor(
+    readonly ads: FiltersEngine,
+    readonly cookies: FiltersEngine,
+    readonly manifest: FilterManifest,
+  ) {}
+
+  /**
+   * A value derived from the engines (e.g. a compiled selector), computed once. Bounded by the
+   * lists' size: keys come from the lists and the chat vendor table, never from pages.
+   */
+  memo<T>(key: string, make: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = make();
+    this.memos.set(key, value);
+    return value;
+  }
+
+  /** The engines a selection needs, in a fixed order. */
+  selected(which: BlockSelection): Array<[EngineName, FiltersEngine]> {
+    const out: Array<[EngineName, FiltersEngine]> = [];
+    if (which.ads) out.push(['ads', this.ads]);
+    if (which.cookieBanners) out.push(['cookies', this.cookies]);
+    return out;
+  }
+
+  /**
+   * The generic selectors no rule can unhide (the engine's "base stylesheet"): the same on
+   * every page where generic hiding is allowed.
+   */
+  baseSelectors(name: EngineName): string[] {
+    let selectors = this.base.get(name);
+    if (!selectors) {
+      const engine = name === 'ads' ? this.ads : this.cookies;
+      // The stylesheet is `sel,\nsel,\n... { display: none !important; }` in chunks.
+      const { styles } = engine.getCosmeticsFilters({
+        url: 'https://base.invalid/',
+        hostname: 'base.invalid',
+        domain: 'base.invalid',
+        getBaseRules: true,
+        getRulesFromDOM: false,
+        getRulesFromHostname: false,
+        getInjectionRules: false,
+        getExtendedRules: false,
+      });
+      selectors = styles
+        .split(/\s*\{[^}]*\}\s*/)
+        .flatMap((chunk) => chunk.split(',\n'))
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+      this.base.set(name, selectors);
+    }
+    return selectors;
+  }
+
+  /**
+   * Every class, id and href token some generic rule of `name` keys on. Passing them as the
+   * "DOM" makes the engine return all its generic rules with its own exception handling,
+   * for pages whose DOM is not known yet (the browser hides before the page has rendered).
+   */
+  everyGenericToken(name: EngineName): DomTokens {
+    let tokens = this.allTokens.get(name);
+    if (!tokens) {
+      const engine = name === 'ads' ? this.ads : this.cookies;
+      const classes = engine.cosmetics.classesIndex
+        .getFilters()
+        .map((f) => leadingName(f.getSelector()));
+      const ids = engine.cosmetics.idsIndex.getFilters().map((f) => leadingName(f.getSelector()));
+      const hrefs = engine.cosmetics.hrefsIndex.getFilters().map((f) => hrefValue(f.getSelector()));
+      tokens = { classes: unique(classes), ids: unique(ids), hrefs: unique(hrefs) };
+      this.allTokens.set(name, tokens);
+    }
+    return tokens;
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values.filter((v) => v.length > 0))];
+}
+
+/** `.name[...]`, `#name:not(...)` → `name` (the token ghostery indexes the rule by). */
+function leadingName(selector: string): string {
+  return /^[.#]([^\s[:.>+~,]+)/.exec(selector)?.[1]?.replace(/\\/g, '') ?? '';
+}
+
+function hrefValue(selector: string): string {
+  return /href[*^$]?="([^"]*)"/.exec(selector)?.[1] ?? '';
+}
+
+/**
+ * Loads `ads.bin`, `cookies.bin` and `manifest.json` from `dir`.
+ * @param dir default `build/filters` (relative to the working directory)
+ */
+export async function loadFilterEngines(dir = 'build/filters'): Promise<FilterEngines> {
+  const read = async (file: string): Promise<Buffer> => {
+    try {
+      return await readFile(join(dir, file));
+    } catch (err) {
+      throw new Error(
+        `Filter engines missing (${join(dir, file)}): run \`npm run build\` (or \`node --import tsx scripts/build-filters.ts ${dir}\`) first`,
+        { cause: err },
+      );
+    }
+  };
+  const [ads, cookies, manifest] = await Promise.all([
+    read('ads.bin'),
+    read('cookies.bin'),
+    read('manifest.json'),
+  ]);
+  return new FilterEngines(
+    FiltersEngine.deserialize(new Uint8Array(ads)),
+    FiltersEngine.deserialize(new Uint8Array(cookies)),
+    JSON.parse(manifest.toString('utf8')) as FilterManifest,
+  );
+}
+
+/**
+ * Should this sub-request be blocked? `type` is Playwright's resource type ('script', 'image',
+ * 'document', ...); `sourceUrl` the page (top-level document) URL. Top-level documents are
+ * never blocked: the page itself is what the caller asked for.
+ */
+export function matchesNetworkBlock(
+  engines: FilterEngines,
+  req: { url: string; type: string; sourceUrl: string },
+  which: BlockSelection,
+): boolean {
+  if (req.url === req.sourceUrl && req.type === 'document') return false;
+  if (which.chatWidgets && engines.chat.matchesUrl(req.url)) return true;
+  const selected = engines.selected(which);
+  if (selected.length === 0) return false;
+  const request = Request.fromRawDetails({
+    url: req.url,
+    sourceUrl: req.sourceUrl,
+    type: req.type as Parameters<typeof Request.fromRawDetails>[0]['type'],
+  });
+  if (request.isMainFrame()) return false;
+  return selected.some(([, engine]) => engine.match(request).match);
+}
+
+/** hostname and registrable domain of a page, as the engines want them. */
+export function pageHost(pageUrl: string): { hostname: string; domain: string } {
+  const r = Request.fromRawDetails({ url: pageUrl });
+  return { hostname: r.hostname, domain: r.domain || r.hostname };
+}
+
+/**
+ * A stylesheet hiding (`display: none !important`) what the selected lists and the chat vendor
+ * list hide on `pageUrl`. With `dom` (classes/ids/hrefs present in the page) it carries only
+ * the generic rules that can match; without it, every generic rule (larger: ~0.5 MB for ads).
+ */
+export function cosmeticCss(
+  engines: FilterEngines,
+  pageUrl: string,
+  which: BlockSelection,
+  dom?: DomTokens,
+): string {
+  const { hostname, domain } = pageHost(pageUrl);
+  const parts: string[] = [];
+  for (const [name, engine] of engines.selected(which)) {
+    const tokens = dom ?? engines.everyGenericToken(name);
+    const { styles } = engine.getCosmeticsFilters({
+      url: pageUrl,
+      hostname,
+      domain,
+      ...tokens,
+      getBaseRules: true,
+      getInjectionRules: false,
+      getExtendedRules: false,
+      getRulesFromDOM: true,
+      getRulesFromHostname: true,
+    });
+    if (styles) parts.push(styles);
+  }
+  if (which.chatWidgets) {
+    parts.push(`${engines.chat.selectors.join(',\n')} { display: none !important; }`);
+  }
+  return parts.join('\n\n');
+}

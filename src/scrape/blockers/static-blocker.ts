@@ -1,0 +1,188 @@
+/**
+ * render=false blocking: rewrites fetched HTML without the ads, cookie banners and chat widgets
+ * the caller asked to block. Cosmetic rules are looked up by the page's hostname and the classes,
+ * ids and links present (the engine's index), so a page only pays for the selectors that can
+ * match it; sub-resources are removed when the network rules (or the chat vendor list) would
+ * block their URL in a browser. The output is the input with the removed elements cut out
+ * (by their source offsets): untouched markup stays byte for byte as fetched.
+ */
+import type { FiltersEngine } from '@ghostery/adblocker';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import {
+  type CompiledSelector,
+  compileSelector,
+  type El,
+  type ElementIndex,
+  indexElements,
+  selectInto,
+} from './element-index.js';
+import {
+  type BlockSelection,
+  type DomTokens,
+  type FilterEngines,
+  matchesNetworkBlock,
+  pageHost,
+} from './filter-engines.js';
+
+/** Elements that load a URL, the attribute holding it, and the request type a browser uses. */
+const URL_ELEMENTS: ReadonlyArray<readonly [tag: string, attr: string, type: string]> = [
+  ['script', 'src', 'script'],
+  ['iframe', 'src', 'sub_frame'],
+  ['frame', 'src', 'sub_frame'],
+  ['img', 'src', 'image'],
+  ['input', 'src', 'image'],
+  ['embed', 'src', 'object'],
+  ['object', 'data', 'object'],
+  ['video', 'src', 'media'],
+  ['audio', 'src', 'media'],
+  ['source', 'src', 'media'],
+  ['link', 'href', 'stylesheet'],
+];
+
+/** Inline loader snippets (Intercom, GTM, gpt.js...) are small; bundles are not scanned. */
+const MAX_INLINE_SCRIPT = 8 * 1024;
+const INLINE_URL = /(?:https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}[^\s"'`\\)]*/gi;
+const JS_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'module']);
+
+function linkType(el: El): string {
+  const rel = (el.attribs.rel ?? '').toLowerCase();
+  if (rel.includes('stylesheet')) return 'stylesheet';
+  if (rel.includes('preload') || rel.includes('prefetch')) {
+    const as = (el.attribs.as ?? '').toLowerCase();
+    if (as === 'style') return 'stylesheet';
+    if (as === 'script' || as === 'image' || as === 'font') return as;
+    return rel.includes('modulepreload') ? 'script' : 'other';
+  }
+  return rel.includes('icon') ? 'image' : 'other';
+}
+
+function resolveUrl(raw: string, base: string): string | null {
+  try {
+    const url = new URL(raw.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function domTokens(index: ElementIndex): DomTokens {
+  const hrefs = new Set<string>();
+  for (const a of index.byTag.get('a') ?? []) if (a.attribs.href) hrefs.add(a.attribs.href);
+  return { classes: [...index.byClass.keys()], ids: [...index.byId.keys()], hrefs: [...hrefs] };
+}
+
+/** Plain CSS selectors the engine hides on this page (no scriptlets, no procedural ones). */
+function hidingSelectors(
+  engines: FilterEngines,
+  name: 'ads' | 'cookies',
+  engine: FiltersEngine,
+  pageUrl: string,
+  tokens: DomTokens,
+): string[] {
+  const { hostname, domain } = pageHost(pageUrl);
+  const { matches, allowGenericHides } = engine.matchCosmeticFilters({
+    url: pageUrl,
+    hostname,
+    domain,
+    ...tokens,
+    getRulesFromDOM: true,
+    getRulesFromHostname: true,
+    getInjectionRules: false,
+    getExtendedRules: false,
+  });
+  const selectors: string[] = [];
+  for (const { filter, exception } of matches) {
+    if (filter === undefined || exception !== undefined) continue;
+    if (filter.isScriptInject() || filter.isExtended() || filter.hasCustomStyle()) continue;
+    selectors.push(filter.getSelector());
+  }
+  if (allowGenericHides) selectors.push(...engines.baseSelectors(name));
+  return selectors;
+}
+
+function selectAllInto(
+  engines: FilterEngines,
+  selectors: Iterable<string>,
+  index: ElementIndex,
+  doomed: Set<El>,
+): void {
+  for (const selector of selectors) {
+    // Compiled selectors are kept with the engines: the same ones recur on every page.
+    const test = engines.memo<CompiledSelector | null>(`css:${selector}`, () =>
+      compileSelector(selector),
+    );
+    if (test) selectInto(selector, test, index, doomed);
+  }
+}
+
+function blockedBySource(
+  index: ElementIndex,
+  pageUrl: string,
+  which: BlockSelection,
+  engines: FilterEngines,
+  doomed: Set<El>,
+): void {
+  const blocked = (url: string | null, type: string): boolean =>
+    url !== null && matchesNetworkBlock(engines, { url, type, sourceUrl: pageUrl }, which);
+  for (const [tag, attr, type] of URL_ELEMENTS) {
+    for (const el of index.byTag.get(tag) ?? []) {
+      const raw = el.attribs[attr];
+      if (raw === undefined || doomed.has(el)) continue;
+      if (blocked(resolveUrl(raw, pageUrl), tag === 'link' ? linkType(el) : type)) doomed.add(el);
+    }
+  }
+  for (const el of index.byTag.get('script') ?? []) {
+    if (el.attribs.src !== undefined || doomed.has(el)) continue;
+    if (!JS_TYPES.has((el.attribs.type ?? '').toLowerCase())) continue;
+    const text = DomUtils.textContent(el);
+    if (text.length > MAX_INLINE_SCRIPT) continue;
+    const urls = text.match(INLINE_URL) ?? [];
+    if (urls.some((u) => blocked(resolveUrl(u, pageUrl), 'script'))) doomed.add(el);
+  }
+}
+
+/** Cuts the elements (and their subtrees) out of the source by their offsets. */
+function cutOut(html: string, doomed: Set<El>): string {
+  const ranges: Array<[number, number]> = [];
+  for (const el of doomed) {
+    let parent = el.parent;
+    while (parent && !doomed.has(parent as El)) parent = parent.parent;
+    if (parent) continue; // an ancestor goes anyway
+    if (el.startIndex === null || el.endIndex === null) continue;
+    ranges.push([el.startIndex, el.endIndex + 1]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to] of ranges) {
+    if (from < at) continue;
+    parts.push(html.slice(at, from));
+    at = to;
+  }
+  parts.push(html.slice(at));
+  return parts.join('');
+}
+
+/**
+ * Returns `html` without the elements the selection blocks: cosmetic hiding rules of the
+ * selected lists for this page, sub-resources their network rules block, chat vendors' scripts
+ * and containers. With nothing selected the input is returned as is.
+ */
+export function stripBlocked(
+  html: string,
+  pageUrl: string,
+  which: BlockSelection,
+  engines: FilterEngines,
+): string {
+  if (!which.ads && !which.cookieBanners && !which.chatWidgets) return html;
+  const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
+  const index = indexElements(doc);
+  const doomed = new Set<El>();
+  const tokens = domTokens(index);
+  for (const [name, engine] of engines.selected(which)) {
+    selectAllInto(engines, hidingSelectors(engines, name, engine, pageUrl, tokens), index, doomed);
+  }
+  if (which.chatWidgets) selectAllInto(engines, engines.chat.selectors, index, doomed);
+  blockedBySource(index, pageUrl, which, engines, doomed);
+  return doomed.size === 0 ? html : cutOut(html, doomed);
+}

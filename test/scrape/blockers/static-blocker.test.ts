@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, it } from 'node:test';
+import {
+  type FilterEngines,
+  loadFilterEngines,
+} from '../../../src/scrape/blockers/filter-engines.js';
+import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
+import { builtFilterDir } from './built-filters.js';
+
+const FIXTURE = readFileSync(new URL('./fixtures/blocked-page.html', import.meta.url), 'utf8');
+// A loopback page URL: AdGuard Base exempts 127.0.0.1 from generic hiding; the build drops that.
+const PAGE = 'http://127.0.0.1:1234/article';
+const NONE = { ads: false, cookieBanners: false, chatWidgets: false };
+
+describe('stripBlocked (render=false)', () => {
+  let engines: FilterEngines;
+  before(async () => {
+    engines = await loadFilterEngines(builtFilterDir());
+  });
+
+  it('removes ad scripts, ad iframes and ad-class elements on a loopback page', () => {
+    const out = stripBlocked(FIXTURE, PAGE, { ...NONE, ads: true }, engines);
+    assert.doesNotMatch(out, /securepubads\.g\.doubleclick\.net/);
+    assert.doesNotMatch(out, /class="banner-ad"/);
+    assert.doesNotMatch(out, /class="adsbygoogle"/);
+    // Ads only: the cookie banner and the chat widget stay.
+    assert.match(out, /id="onetrust-banner-sdk"/);
+    assert.match(out, /id="intercom-container"/);
+  });
+
+  it('removes a OneTrust cookie banner', () => {
+    const out = stripBlocked(FIXTURE, PAGE, { ...NONE, cookieBanners: true }, engines);
+    assert.doesNotMatch(out, /onetrust-banner-sdk/);
+    assert.doesNotMatch(out, /onetrust-accept-btn-handler/);
+    assert.match(out, /securepubads/);
+  });
+
+  it('removes the Intercom loader, its inline snippet and its container', () => {
+    const out = stripBlocked(FIXTURE, PAGE, { ...NONE, chatWidgets: true }, engines);
+    assert.doesNotMatch(out, /widget\.intercom\.io/);
+    assert.doesNotMatch(out, /intercom-container/);
+    assert.doesNotMatch(out, /intercomSettings/);
+    assert.match(out, /onetrust-banner-sdk/);
+  });
+
+  it('returns the page unchanged when nothing is selected', () => {
+    assert.equal(stripBlocked(FIXTURE, PAGE, NONE, engines), FIXTURE);
+  });
+
+  it('keeps the main content and first-party resources with everything selected', () => {
+    const out = stripBlocked(
+      FIXTURE,
+      PAGE,
+      { ads: true, cookieBanners: true, chatWidgets: true },
+      engines,
+    );
+    assert.match(out, /<h1>The main article<\/h1>/);
+    assert.match(out, /<p id="keep-me">This paragraph is the main content/);
+    assert.match(out, /<img src="\/images\/photo\.jpg"/);
+    assert.match(out, /<script src="\/static\/app\.js"><\/script>/);
+    assert.match(out, /<link rel="stylesheet" href="\/static\/site\.css">/);
+    assert.match(out, /^<!doctype html>/);
+  });
+
+  it('strips a 1 MB page in well under two seconds', () => {
+    const card = (i: number): string =>
+      `<div class="card item-${i}" id="n${i}"><a href="/post/${i}">Post ${i}</a><p>Lorem ipsum ${i}</p><img src="/img/${i}.jpg"></div>`;
+    const body: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 1024 * 1024; i++) {
+      const part = i % 100 === 99 ? '<div class="banner-ad">ad</div>' : card(i);
+      body.push(part);
+      size += part.length;
+    }
+    const html = `<!doctype html><html><head><title>big</title></head><body>${body.join('')}</body></html>`;
+    const started = performance.now();
+    const out = stripBlocked(
+      html,
+      PAGE,
+      { ads: true, cookieBanners: true, chatWidgets: true },
+      engines,
+    );
+    const ms = performance.now() - started;
+    assert.doesNotMatch(out, /banner-ad/);
+    assert.match(out, /id="n1998"/);
+    assert.ok(ms < 2000, `took ${ms} ms`);
+    console.log(`# stripBlocked: ${html.length} bytes in ${ms.toFixed(0)} ms`);
+  });
+});
