@@ -23,6 +23,8 @@ export interface FetchEngineOptions {
   maxBodyBytes?: number;
   /** Redirects followed before giving up. Default 10. */
   maxRedirects?: number;
+  /** Sockets open at once to one origin, per direct or proxy route. Default 32. */
+  connectionsPerOrigin?: number;
   /** Default: desktop Chrome (`DEFAULT_USER_AGENT`). */
   userAgent?: string;
   /** DNS resolver for the SSRF guard. Default: the operating system's. */
@@ -44,6 +46,7 @@ export interface FetchEngine {
 
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 10;
+export const DEFAULT_CONNECTIONS_PER_ORIGIN = 32;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -60,7 +63,10 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     ...(options.lookup && { lookup: options.lookup }),
     ...(options.isAllowedAddress && { isAllowedAddress: options.isAllowedAddress }),
   };
-  const dispatchers: Dispatchers = createDispatchers(guard);
+  const dispatchers: Dispatchers = createDispatchers(
+    guard,
+    options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN,
+  );
 
   async function load(
     startUrl: URL,

@@ -219,3 +219,19 @@ test('a refused connection is a 502 naming the host', async () => {
   const error = await failure(engine.fetch(fetchPlan(url)));
   assert.equal(error.message, 'Failed to fetch the page: connection refused by 127.0.0.1');
 });
+
+test('a burst of scrapes of one site opens no more than connectionsPerOrigin sockets', async () => {
+  const fresh = await startFixtureSite();
+  const capped = createFetchEngine({ allowPrivateNetworks: true, connectionsPerOrigin: 4 });
+  try {
+    const pages = await Promise.all(
+      Array.from({ length: 40 }, () => capped.fetch(fetchPlan(fresh.url('/page')))),
+    );
+    assert.ok(pages.every((p) => p.html === PLAIN_PAGE));
+    assert.equal(fresh.hits('/page'), 40);
+    assert.equal(fresh.connections(), 4);
+  } finally {
+    await capped.close();
+    await fresh.close();
+  }
+});

@@ -42,8 +42,13 @@ function guardedConnector(guard: GuardOptions): buildConnector.connector {
   };
 }
 
-export function createDispatchers(guard: GuardOptions): Dispatchers {
-  const direct = new Agent({ connect: guardedConnector(guard) });
+/**
+ * `connectionsPerOrigin` caps the sockets open to one origin (per route out); further
+ * requests wait for a free one within their deadline. It keeps a burst of scrapes of one
+ * site from opening hundreds of connections to it.
+ */
+export function createDispatchers(guard: GuardOptions, connectionsPerOrigin: number): Dispatchers {
+  const direct = new Agent({ connect: guardedConnector(guard), connections: connectionsPerOrigin });
   const proxies = new Map<string, ProxyAgent>();
   return {
     get(proxyUrl) {
@@ -51,7 +56,11 @@ export function createDispatchers(guard: GuardOptions): Dispatchers {
       let agent = proxies.get(proxyUrl);
       if (!agent) {
         // Credentials in the URL become Proxy-Authorization (undici reads them itself).
-        agent = new ProxyAgent({ uri: proxyUrl, proxyTls: { timeout: CONNECT_TIMEOUT_MS } });
+        agent = new ProxyAgent({
+          uri: proxyUrl,
+          proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+          connections: connectionsPerOrigin,
+        });
         proxies.set(proxyUrl, agent);
       }
       return agent;
