@@ -149,7 +149,7 @@ test('a slow target times out within the budget with a 504', async () => {
   const elapsed = Date.now() - started;
   assert.equal(error.status, 504);
   assert.equal(error.message, 'Timed out after 1000 ms');
-  assert.ok(elapsed >= 900 && elapsed < 1500, `took ${elapsed} ms`);
+  assert.ok(elapsed >= 900 && elapsed < 2500, `took ${elapsed} ms`);
 });
 
 test('a body that stalls mid-way times out too', async () => {
