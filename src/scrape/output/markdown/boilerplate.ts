@@ -3,7 +3,7 @@
  * forms and their controls, cookie/consent banners and share widgets. Patterns are the
  * widely-used class/id conventions, never site-specific selectors.
  */
-import { type ElementNode, removeNode } from './dom.js';
+import { type ElementNode, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
 
 /** Never content, wherever they appear. */
@@ -58,7 +58,7 @@ export function removeChrome(root: ElementNode, pageTextLength: number): void {
     }
   };
   walk(root);
-  for (const el of doomed) removeNode(el);
+  removeNodes(doomed);
 }
 
 function isChrome(el: ElementNode, pageTextLength: number): boolean {

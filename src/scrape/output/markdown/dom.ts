@@ -37,6 +37,13 @@ const DROPPED_WITH_CONTENT = new Set([
   'textarea',
 ]);
 
+/**
+ * Deeper elements become children of the element at this depth, as in Chromium's parser
+ * (kMaximumHTMLParserDOMTreeDepth = 512). It bounds every recursive walk, so hostile
+ * nesting cannot overflow the stack or make walks quadratic.
+ */
+const MAX_DEPTH = 512;
+
 export function createElement(tag: string, attrs: Record<string, string> = {}): ElementNode {
   return { type: 'element', tag, attrs, children: [], parent: null };
 }
@@ -58,6 +65,8 @@ export function parseDocument(html: string): ParsedDocument {
   let title = '';
   let inTitle = false;
   let baseHref: string | null = null;
+  let depth = 0;
+  let flattened = 0;
 
   const parser = new Parser(
     {
@@ -76,7 +85,12 @@ export function parseDocument(html: string): ParsedDocument {
         const el = createElement(name, attribs);
         el.parent = current;
         current.children.push(el);
+        if (depth >= MAX_DEPTH) {
+          flattened++;
+          return;
+        }
         current = el;
+        depth++;
       },
       ontext(data) {
         if (inTitle) title += data;
@@ -91,8 +105,16 @@ export function parseDocument(html: string): ParsedDocument {
           if (name === dropTag) dropDepth--;
           return;
         }
+        if (flattened > 0) {
+          // htmlparser2 closes every element it opened, so the counts pair up
+          flattened--;
+          return;
+        }
         // htmlparser2 reports closes only for open elements, innermost first
-        if (current.tag === name && current.parent) current = current.parent;
+        if (current.tag === name && current.parent) {
+          current = current.parent;
+          depth--;
+        }
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
@@ -107,6 +129,16 @@ export function removeNode(node: Node): void {
   const i = parent.children.indexOf(node);
   if (i >= 0) parent.children.splice(i, 1);
   node.parent = null;
+}
+
+/** Removes many nodes with one pass per parent (one-by-one removal is quadratic). */
+export function removeNodes(nodes: readonly Node[]): void {
+  if (nodes.length === 0) return;
+  const doomed = new Set<Node>(nodes);
+  const parents = new Set<ElementNode>();
+  for (const node of nodes) if (node.parent) parents.add(node.parent);
+  for (const parent of parents) parent.children = parent.children.filter((c) => !doomed.has(c));
+  for (const node of nodes) node.parent = null;
 }
 
 /** Depth-first list of elements under (not including) `root`, in document order. */

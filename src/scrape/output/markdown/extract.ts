@@ -5,7 +5,7 @@
  * of link lists, image galleries and form remnants. When a pass finds too little text,
  * it is retried with fewer heuristics, as Readability does.
  */
-import { createElement, type ElementNode, type Node, removeNode } from './dom.js';
+import { createElement, type ElementNode, type Node } from './dom.js';
 import { classWeight, elementChildren, innerText, linkDensity, textLength } from './measure.js';
 import { prepareArticle } from './prepare-article.js';
 
@@ -124,12 +124,13 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
         }
       }
     }
-    if (append) {
-      removeNode(sibling);
-      sibling.parent = article;
-      article.children.push(sibling);
-    }
+    if (append) article.children.push(sibling);
   }
+  if (parent) {
+    const moved = new Set<Node>(article.children);
+    parent.children = parent.children.filter((c) => !moved.has(c));
+  }
+  for (const child of article.children) child.parent = article;
   prepareArticle(article, flags);
   return article;
 }
@@ -222,17 +223,16 @@ function collectScorable(body: ElementNode, title: string, flags: ExtractFlags):
   const out: ElementNode[] = [];
   let bylineFound = false;
   let titleRemoved = false;
-  const visit = (el: ElementNode): void => {
+  // returns false when `el` is to be removed; parents drop such children in one pass
+  const visit = (el: ElementNode): boolean => {
     const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
-    if (!bylineFound && isByline(el, match)) {
+    if (!bylineFound && el !== body && isByline(el, match)) {
       bylineFound = true;
-      removeNode(el);
-      return;
+      return false;
     }
     if (!titleRemoved && (el.tag === 'h1' || el.tag === 'h2') && similar(title, innerText(el))) {
       titleRemoved = true;
-      removeNode(el);
-      return;
+      return false;
     }
     if (flags.stripUnlikely && el.tag !== 'body' && el.tag !== 'a') {
       if (
@@ -241,17 +241,14 @@ function collectScorable(body: ElementNode, title: string, flags: ExtractFlags):
         !hasAncestorTag(el, 'table') &&
         !hasAncestorTag(el, 'code')
       ) {
-        removeNode(el);
-        return;
+        return false;
       }
       if (el.attrs.role && UNLIKELY_ROLES.has(el.attrs.role)) {
-        removeNode(el);
-        return;
+        return false;
       }
     }
     if (EMPTY_REMOVABLE.has(el.tag) && isWithoutContent(el)) {
-      removeNode(el);
-      return;
+      return false;
     }
     if (TAGS_TO_SCORE.has(el.tag)) out.push(el);
     if (el.tag === 'div') {
@@ -261,7 +258,13 @@ function collectScorable(body: ElementNode, title: string, flags: ExtractFlags):
         out.push(el);
       }
     }
-    for (const child of elementChildren(el)) if (child.parent === el) visit(child);
+    const kept: Node[] = [];
+    for (const child of el.children) {
+      if (child.type === 'text' || visit(child)) kept.push(child);
+      else child.parent = null;
+    }
+    el.children = kept;
+    return true;
   };
   visit(body);
   return out;
@@ -290,15 +293,24 @@ function hasAncestorTag(el: ElementNode, tag: string): boolean {
   return false;
 }
 
+// Memoised: the check runs for every wrapper on the way down, and without a memo a deep
+// chain of wrappers makes it quadratic.
+const contentless = new WeakMap<ElementNode, boolean>();
+
 function isWithoutContent(el: ElementNode): boolean {
+  const known = contentless.get(el);
+  if (known !== undefined) return known;
+  let result = true;
   for (const child of el.children) {
     if (child.type === 'text') {
-      if (child.text.trim()) return false;
+      if (child.text.trim()) result = false;
     } else if (child.tag !== 'br' && child.tag !== 'hr') {
-      if (MEDIA.has(child.tag) || !isWithoutContent(child)) return false;
+      if (MEDIA.has(child.tag) || !isWithoutContent(child)) result = false;
     }
+    if (!result) break;
   }
-  return true;
+  contentless.set(el, result);
+  return result;
 }
 
 function hasBlockChild(el: ElementNode): boolean {

@@ -3,7 +3,7 @@
  * styled as chrome, share bars, and containers that look like link lists, galleries or
  * form remnants rather than prose.
  */
-import { type ElementNode, removeNode } from './dom.js';
+import { type ElementNode, removeNode, removeNodes } from './dom.js';
 import {
   classWeight,
   countTag,
@@ -34,6 +34,7 @@ const ALWAYS_REMOVED = new Set([
 ]);
 const CONDITIONAL = ['form', 'fieldset', 'table', 'ul', 'div'];
 const ONE = (t: string) => new Set([t]);
+const H1_H2 = new Set(['h1', 'h2']);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const LISTS = new Set(['ul', 'ol']);
 const EMBEDS = new Set(['object', 'embed', 'iframe']);
@@ -42,14 +43,16 @@ const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|carga
 const SHARE = /share/i;
 
 export function prepareArticle(article: ElementNode, flags: CleanFlags): void {
-  for (const el of elementsByTag(article, ALWAYS_REMOVED)) removeNode(el);
+  removeNodes(elementsByTag(article, ALWAYS_REMOVED));
   // share bars inside the article's top-level blocks
+  const shares: ElementNode[] = [];
   for (const top of elementChildren(article)) {
     for (const el of elementsByTag(top, ANY)) {
       const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
-      if (SHARE.test(match) && textLength(el) < 500) removeNode(el);
+      if (SHARE.test(match) && textLength(el) < 500) shares.push(el);
     }
   }
+  removeNodes(shares);
   if (flags.cleanConditionally) {
     for (const tag of CONDITIONAL) {
       const found = elementsByTag(article, ONE(tag));
@@ -60,13 +63,12 @@ export function prepareArticle(article: ElementNode, flags: CleanFlags): void {
       }
     }
   }
-  for (const h of elementsByTag(article, new Set(['h1', 'h2']))) {
-    if (flags.weightClasses && classWeight(h) < 0) removeNode(h);
+  if (flags.weightClasses) {
+    removeNodes(elementsByTag(article, H1_H2).filter((h) => classWeight(h) < 0));
   }
-  for (const p of elementsByTag(article, ONE('p'))) {
-    const media = countTag(p, MEDIA_IN_P);
-    if (media === 0 && !innerText(p)) removeNode(p);
-  }
+  removeNodes(
+    elementsByTag(article, ONE('p')).filter((p) => countTag(p, MEDIA_IN_P) === 0 && !textLength(p)),
+  );
 }
 
 const ANY = new Set([

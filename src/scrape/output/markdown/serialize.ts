@@ -178,9 +178,9 @@ export class MarkdownWriter {
         if (child.text.trim()) items.push(`- ${escapeText(child.text.trim())}`);
         continue;
       }
-      const body = finish(
-        child.tag === 'li' ? this.children(child, false) : this.node(child, false),
-      );
+      const rendered = child.tag === 'li' ? this.children(child, false) : this.node(child, false);
+      // a nested list right under the item's text stays tight (no blank line)
+      const body = finish(rendered).replace(/\n\n(?=\uE000*(?:-|\d+\.) )/g, '\n');
       if (!body) continue;
       const marker = ordered ? `${n++}. ` : '- ';
       const pad = INDENT.repeat(marker.length);
