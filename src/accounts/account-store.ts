@@ -1,0 +1,136 @@
+/** Accounts and their API keys. Keys exist here only as SHA-256 hashes. */
+import type { Kysely } from 'kysely';
+import { newId } from '../store/ids.js';
+import type { AccountsTable, Database } from '../store/schema.js';
+import { generateApiKey, generateWebhookSecret, hashApiKey, sameHash } from './api-key.js';
+
+export interface Account {
+  id: string;
+  name: string;
+  credits: number;
+  concurrencyLimit: number;
+  webhookSecret: string;
+  createdAt: number;
+}
+
+function toAccount(row: AccountsTable): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    credits: Number(row.credits),
+    concurrencyLimit: row.concurrency_limit,
+    webhookSecret: row.webhook_secret,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export interface NewAccount {
+  name: string;
+  credits: number;
+  concurrencyLimit: number;
+}
+
+/** Creates the account and its first key; returns the key, which is never retrievable again. */
+export async function createAccount(
+  db: Kysely<Database>,
+  input: NewAccount,
+): Promise<{ account: Account; apiKey: string }> {
+  const now = Date.now();
+  const row: AccountsTable = {
+    id: newId(),
+    name: input.name,
+    credits: input.credits,
+    concurrency_limit: input.concurrencyLimit,
+    webhook_secret: generateWebhookSecret(),
+    created_at: now,
+  };
+  const apiKey = generateApiKey();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('accounts').values(row).execute();
+    await trx
+      .insertInto('api_keys')
+      .values({ key_hash: hashApiKey(apiKey), account_id: row.id, created_at: now })
+      .execute();
+    await trx
+      .insertInto('ledger')
+      .values({
+        account_id: row.id,
+        request_id: null,
+        kind: 'grant',
+        amount: input.credits,
+        balance_after: input.credits,
+        created_at: now,
+      })
+      .execute();
+  });
+  return { account: toAccount(row), apiKey };
+}
+
+export async function findAccountByApiKey(
+  db: Kysely<Database>,
+  apiKey: string,
+): Promise<Account | null> {
+  const keyHash = hashApiKey(apiKey);
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .selectAll('accounts')
+    .select(['api_keys.key_hash'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+  // The lookup is by hash; the comparison repeats it in constant time as a second guard.
+  if (!row || !sameHash(row.key_hash, keyHash)) return null;
+  return toAccount(row);
+}
+
+export async function getAccount(db: Kysely<Database>, id: string): Promise<Account | null> {
+  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toAccount(row) : null;
+}
+
+/** For the command line: an id, or a name when exactly one account has it. */
+export async function findAccountByNameOrId(
+  db: Kysely<Database>,
+  nameOrId: string,
+): Promise<Account | null> {
+  const byId = await getAccount(db, nameOrId);
+  if (byId) return byId;
+  const rows = await db.selectFrom('accounts').selectAll().where('name', '=', nameOrId).execute();
+  if (rows.length > 1) {
+    throw new Error(`Several accounts are named "${nameOrId}": use the account id`);
+  }
+  return rows[0] ? toAccount(rows[0]) : null;
+}
+
+export async function listAccounts(db: Kysely<Database>): Promise<Account[]> {
+  const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').execute();
+  return rows.map(toAccount);
+}
+
+export async function countAccounts(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Revokes every key of the account and issues a new one. */
+export async function rotateApiKey(db: Kysely<Database>, accountId: string): Promise<string> {
+  const apiKey = generateApiKey();
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('api_keys')
+      .values({ key_hash: hashApiKey(apiKey), account_id: accountId, created_at: now })
+      .execute();
+  });
+  return apiKey;
+}

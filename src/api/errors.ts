@@ -1,0 +1,101 @@
+/**
+ * The one error catalog: every error the service can answer with, its HTTP status and its
+ * exact text. Texts are part of the contract (shared/spec): clients match on them, so a
+ * test keeps this table and the contract in step. Code anywhere throws `appError(code, ...)`;
+ * the error handler in api/plugins turns it into `{"error": "..."}`.
+ */
+const catalog = {
+  API_KEY_REQUIRED: [403, () => 'API Key is required!'],
+  INVALID_API_KEY: [403, () => 'Invalid API key!'],
+  NOT_FOUND: [404, () => 'Not found!'],
+  METHOD_NOT_ALLOWED: [405, (method: string) => `Method ${method} is not allowed on this route`],
+  WORKFLOW_NOT_FOUND: [404, () => 'Workflow not found!'],
+  WORKFLOW_ARCHIVED: [400, () => 'Workflow is archived!'],
+  BAD_REQUEST: [400, (reason: string) => reason],
+  INVALID_JSON_BODY: [400, (reason: string) => `Request body is not valid JSON: ${reason}`],
+  BODY_TOO_LARGE: [413, (limit: number) => `Request body is larger than ${limit} bytes`],
+  UNSUPPORTED_MEDIA_TYPE: [415, () => 'Request body must be JSON (Content-Type: application/json)'],
+  URL_REQUIRED: [400, () => 'URL is required!'],
+  INVALID_PARAMETER: [400, (reason: string) => reason],
+  UNKNOWN_PARAMETER: [400, (name: string) => `Unknown parameter: ${name}`],
+  ONE_OUTPUT_TYPE: [400, () => 'Only one output type can be requested per request.'],
+  REQUIRES_RENDER: [400, (name: string) => `${name} requires render=true`],
+  INVALID_INSTRUCTION: [
+    400,
+    (index: number, reason: string) => `Invalid instruction at index ${index}: ${reason}`,
+  ],
+  URL_NOT_ALLOWED: [
+    400,
+    (host: string) => `URL is not allowed: ${host} resolves to a non-public address`,
+  ],
+  PROXY_UNAVAILABLE: [
+    400,
+    (type: string, country?: string) =>
+      country
+        ? `Proxy unavailable: no ${type} proxy for country ${country.toUpperCase()}`
+        : `Proxy unavailable: no ${type} proxy`,
+  ],
+  NAME_REQUIRED: [400, () => 'Name is required!'],
+  INVALID_NAME: [400, () => 'Name must be a string of 1 to 100 characters'],
+  CONFIG_REQUIRED: [400, () => 'Config is required!'],
+  UNKNOWN_CONFIG_FIELD: [400, (name: string) => `Unknown config field: ${name}`],
+  ONLY_NAME_AND_CONFIG: [400, () => 'Only name and config can be edited'],
+  INSUFFICIENT_CREDITS: [402, () => 'Insufficient credits to make the request.'],
+  INSTRUCTION_FAILED: [
+    422,
+    (index: number, kind: string, reason: string) =>
+      `Instruction ${index} (${kind}) failed: ${reason}`,
+  ],
+  TOO_MANY_CONCURRENT: [429, () => 'Too many concurrent requests'],
+  FETCH_FAILED: [502, (reason: string) => `Failed to fetch the page: ${reason}`],
+  BROWSER_FAILED: [502, (reason: string) => `Browser failed: ${reason}`],
+  NODE_SATURATED: [503, () => 'Service is at capacity, retry later'],
+  NOT_READY: [503, (reason: string) => `Service is not ready: ${reason}`],
+  TIMED_OUT: [504, (ms: number) => `Timed out after ${ms} ms`],
+  INTERNAL: [500, () => 'Internal server error'],
+} as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
+
+export type ErrorCode = keyof typeof catalog;
+type ArgsOf<C extends ErrorCode> = Parameters<(typeof catalog)[C][1]>;
+
+/** An error that knows its answer. Anything else reaching the handler is a 500. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra response headers, e.g. Retry-After on 503. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, status: number, message: string, headers: Record<string, string>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export function appError<C extends ErrorCode>(code: C, ...args: ArgsOf<C>): AppError {
+  const [status, render] = catalog[code];
+  const message = (render as (...a: ArgsOf<C>) => string)(...args);
+  return new AppError(code, status, message, {});
+}
+
+export function appErrorWithHeaders<C extends ErrorCode>(
+  code: C,
+  headers: Record<string, string>,
+  ...args: ArgsOf<C>
+): AppError {
+  const error = appError(code, ...args);
+  return new AppError(error.code, error.status, error.message, headers);
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** The status of each code, for the OpenAPI document and the catalog test. */
+export function statusOf(code: ErrorCode): number {
+  return catalog[code][0];
+}
+
+export const errorCodes = Object.keys(catalog) as ErrorCode[];

@@ -1,0 +1,123 @@
+/** `pagegrab accounts create|credit|rotate-key|list` (contract 6). */
+import { parseArgs } from 'node:util';
+import {
+  createAccount,
+  findAccountByNameOrId,
+  listAccounts,
+  rotateApiKey,
+} from '../accounts/account-store.js';
+import { grantCredits } from '../billing/credit-ledger.js';
+import type { Config } from '../config.js';
+import { openStore } from '../store/db.js';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const USAGE = `Usage:
+  pagegrab accounts create --name <name> --credits <n> [--concurrency <n>] [--json]
+  pagegrab accounts credit <name|id> <delta>
+  pagegrab accounts rotate-key <name|id>
+  pagegrab accounts list [--json]`;
+
+function wholeNumber(raw: string | undefined, what: string, allowNegative = false): number {
+  if (raw === undefined || !(allowNegative ? /^-?\d+$/ : /^\d+$/).test(raw)) {
+    throw new UsageError(`${what} must be a whole number${allowNegative ? '' : ' >= 0'}\n${USAGE}`);
+  }
+  return Number(raw);
+}
+
+export async function runAccountsCommand(
+  args: string[],
+  config: Config,
+  out: (line: string) => void,
+): Promise<void> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      credits: { type: 'string' },
+      concurrency: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const db = store.db;
+    const target = async () => {
+      const nameOrId = positionals[0];
+      if (!nameOrId) throw new UsageError(`An account name or id is required\n${USAGE}`);
+      const account = await findAccountByNameOrId(db, nameOrId);
+      if (!account) throw new UsageError(`No account named or with id "${nameOrId}"`);
+      return account;
+    };
+    switch (sub) {
+      case 'create': {
+        const name = values.name?.trim();
+        if (!name) throw new UsageError(`--name is required\n${USAGE}`);
+        const credits = wholeNumber(values.credits, '--credits');
+        const concurrencyLimit = values.concurrency
+          ? wholeNumber(values.concurrency, '--concurrency')
+          : config.accountConcurrency;
+        const { account, apiKey } = await createAccount(db, { name, credits, concurrencyLimit });
+        if (values.json) {
+          out(
+            JSON.stringify({
+              id: account.id,
+              name: account.name,
+              credits: account.credits,
+              apiKey,
+              webhookSecret: account.webhookSecret,
+            }),
+          );
+        } else {
+          out(`Account ${account.name} (${account.id}) with ${account.credits} credits`);
+          out(`API key: ${apiKey}`);
+          out(`Webhook secret: ${account.webhookSecret}`);
+        }
+        return;
+      }
+      case 'credit': {
+        const account = await target();
+        const delta = wholeNumber(positionals[1], 'delta', true);
+        const balance = await grantCredits(db, account.id, delta);
+        if (balance === null) {
+          throw new UsageError(`Cannot remove ${-delta} credits: the balance is ${account.credits}`);
+        }
+        out(`${account.name}: ${balance} credits`);
+        return;
+      }
+      case 'rotate-key': {
+        const account = await target();
+        const apiKey = await rotateApiKey(db, account.id);
+        out(`API key: ${apiKey}`);
+        return;
+      }
+      case 'list': {
+        const accounts = await listAccounts(db);
+        for (const a of accounts) {
+          const shown = {
+            id: a.id,
+            name: a.name,
+            credits: a.credits,
+            concurrencyLimit: a.concurrencyLimit,
+            webhookSecret: a.webhookSecret,
+            createdAt: new Date(a.createdAt).toISOString(),
+          };
+          out(
+            values.json
+              ? JSON.stringify(shown)
+              : `${a.id}  ${a.name}  credits=${a.credits}  webhookSecret=${a.webhookSecret}`,
+          );
+        }
+        return;
+      }
+      default:
+        throw new UsageError(USAGE);
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The composition root: config → data-dir lock → store → first account → engines → app →
+ * listen. Every part is built here and handed its dependencies; nothing else builds parts.
+ */
+import type { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
+import { countAccounts, createAccount } from './accounts/account-store.js';
+import { type AppInstance, buildApp } from './api/app.js';
+import { createMetrics } from './api/metrics.js';
+import type { Config } from './config.js';
+import { lockDataDir } from './store/data-dir-lock.js';
+import { type Store, openStore } from './store/db.js';
+
+/** Credits of the account created on the first start of an empty embedded database. */
+export const FIRST_ACCOUNT_CREDITS = 1000;
+
+export interface ServiceOptions {
+  /** Receives the `API key: <key>` line of a first start. */
+  announceKey?: (line: string) => void;
+  logStream?: DestinationStream;
+}
+
+export interface RunningService {
+  app: AppInstance;
+  store: Store;
+  /** http://host:port actually bound. */
+  url: string;
+  close(): Promise<void>;
+  /** SIGTERM/SIGINT: drain and exit. */
+  closeOnSignals(): void;
+}
+
+async function ensureFirstAccount(store: Store, config: Config, announce?: (l: string) => void) {
+  if (store.dialect !== 'sqlite' || (await countAccounts(store.db)) > 0) return;
+  const { apiKey } = await createAccount(store.db, {
+    name: 'default',
+    credits: FIRST_ACCOUNT_CREDITS,
+    concurrencyLimit: config.accountConcurrency,
+  });
+  announce?.(`API key: ${apiKey}`);
+}
+
+export async function startService(
+  config: Config,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
+  const lock = config.databaseUrl ? null : lockDataDir(config.dataDir);
+  let store: Store | null = null;
+  try {
+    store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await ensureFirstAccount(store, config, options.announceKey);
+    let draining = false;
+    const app = await buildApp({
+      config,
+      store,
+      metrics: createMetrics(),
+      readiness: { draining: () => draining },
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const openStoreRef = store;
+    let closing: Promise<void> | null = null;
+    const close = () => {
+      closing ??= (async () => {
+        draining = true;
+        const grace = new Promise<void>((resolve) => {
+          setTimeout(resolve, config.shutdownGraceMs).unref();
+        });
+        await Promise.race([app.close(), grace]);
+        await openStoreRef.close();
+        lock?.release();
+      })();
+      return closing;
+    };
+    return {
+      app,
+      store,
+      url: `http://${host}:${address.port}`,
+      close,
+      closeOnSignals() {
+        const onSignal = (signal: NodeJS.Signals) => {
+          app.log.info({ signal }, 'shutting down');
+          close().then(
+            () => process.exit(0),
+            (error: unknown) => {
+              app.log.error({ err: error }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
+        };
+        process.once('SIGTERM', onSignal);
+        process.once('SIGINT', onSignal);
+      },
+    };
+  } catch (error) {
+    await store?.close();
+    lock?.release();
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Opens the one database the service uses: embedded SQLite under DATA_DIR by default,
+ * PostgreSQL when DATABASE_URL is set. Every dialect difference lives in this folder.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrate } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** A postgres:// URL, or null for the embedded engine. */
+  databaseUrl: string | null;
+  /** Folder of the embedded database (created if missing). */
+  dataDir: string;
+  /** PostgreSQL pool size. Default 10. */
+  poolSize?: number;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** bigint columns hold epoch ms and credits, both far below 2^53: parse them as numbers. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+function openSqlite(dataDir: string): Kysely<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new SqliteDatabase(join(dataDir, 'pagegrab.db'));
+  // WAL lets readers (the CLI) work beside the server; FULL makes each commit durable.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+function openPostgres(url: string, poolSize: number): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const dialect: Dialect = options.databaseUrl ? 'postgres' : 'sqlite';
+  const db = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openSqlite(options.dataDir);
+  try {
+    await migrate(db as Kysely<unknown>, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, dialect, close: () => db.destroy() };
+}

@@ -1,0 +1,25 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Dialect } from '../db.js';
+import * as initial from './001-initial.js';
+
+/** Migrations live in code (not files found at run time) so the built package carries them. */
+function provider(dialect: Dialect): MigrationProvider {
+  const all: Record<string, Migration> = {
+    '001-initial': { up: (db) => initial.up(db, dialect) },
+  };
+  return { getMigrations: async () => all };
+}
+
+/**
+ * Runs at every start. On PostgreSQL Kysely's migrator takes a lock, so nodes starting
+ * together apply each migration once.
+ */
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: provider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Database migration failed: ${reason}`);
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The tables, as Kysely sees them. One schema for both engines: timestamps are epoch
+ * milliseconds (bigint), booleans are 0/1 integers, JSON is text. Conversions to API shapes
+ * (ISO strings, real booleans, parsed JSON) happen in the repository modules, never in SQL.
+ */
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  credits: number;
+  concurrency_limit: number;
+  webhook_secret: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  /** SHA-256 (hex) of the key: the key itself is never stored. */
+  key_hash: string;
+  account_id: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export type LedgerKind = 'reserve' | 'settle' | 'refund' | 'grant';
+
+export interface LedgerTable {
+  id: Generated<number>;
+  account_id: string;
+  request_id: string | null;
+  kind: LedgerKind;
+  amount: number;
+  balance_after: number;
+  created_at: number;
+}
+
+export interface WorkflowsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** JSON text of the normalised config. */
+  config: string;
+  archived: number;
+  credits_spent: number;
+  last_run_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RequestsTable {
+  id: string;
+  account_id: string;
+  workflow_id: string | null;
+  url: string;
+  status: 'success' | 'failed' | 'pending';
+  status_code: number | null;
+  target_status: number | null;
+  output_type: string;
+  render: number;
+  proxy_type: string;
+  proxy_country: string | null;
+  credits: number;
+  duration_ms: number | null;
+  error: string | null;
+  /** JSON text `{url, status, attempts, lastError}` or null. */
+  webhook: string | null;
+  created_at: number;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON text. */
+  payload: string;
+  run_at: number;
+  attempts: number;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  /** 'queued' | 'done' | 'failed' */
+  state: string;
+  created_at: number;
+}
+
+/** Running scrapes, so the per-account limit holds across nodes; rows expire if a node dies. */
+export interface ScrapeSlotsTable {
+  id: string;
+  account_id: string;
+  node_id: string;
+  expires_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ledger: LedgerTable;
+  workflows: WorkflowsTable;
+  requests: RequestsTable;
+  jobs: JobsTable;
+  scrape_slots: ScrapeSlotsTable;
+}
