@@ -70,6 +70,7 @@ export class BrowserPool {
     if (managed.contextsCreated >= this.options.retireAfterContexts) managed.draining = true;
     const settings = {
       serviceWorkers: this.options.serviceWorkers,
+      guardRedirects: !this.options.allowPrivateNetworks,
       operationTimeoutMs: this.options.operationTimeoutMs,
     };
     const creating = WarmPage.create(managed.browser, key, proxy, settings);

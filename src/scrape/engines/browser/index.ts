@@ -145,7 +145,9 @@ function classify(error: unknown, proxy: ProxyEndpoint | null): AppError {
       `proxy ${redactedProxy(proxy)} failed (${netErrorCode(error)})`,
     );
   }
-  if (netErrorCode(error) !== null) return navigationError(error);
+  if (netErrorCode(error) !== null || /Download is starting/.test(String(error))) {
+    return navigationError(error);
+  }
   if (isClosedError(error)) return appError('BROWSER_FAILED', 'the browser closed the page');
   if (error instanceof Error && error.name === 'TimeoutError') {
     return appError('BROWSER_FAILED', 'a browser operation timed out');

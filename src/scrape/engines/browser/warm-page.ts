@@ -19,8 +19,19 @@ import type {
 import type { PlaywrightProxy } from './proxy-settings.js';
 import type { RequestPolicy } from './request-policy.js';
 
+/** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
+interface PausedRequest {
+  requestId: string;
+  redirectedRequestId?: string;
+  request: { url: string };
+  resourceType: string;
+  frameId: string;
+}
+
 export interface WarmPageSettings {
   serviceWorkers: 'block' | 'allow';
+  /** Vet redirect hops (needed unless private networks are allowed; costs a round trip per request). */
+  guardRedirects: boolean;
   operationTimeoutMs: number;
 }
 
@@ -35,6 +46,7 @@ export class WarmPage {
   policy: RequestPolicy | null = null;
   /** Origins whose documents or requests ran here since the last reset. */
   private readonly origins = new Set<string>();
+  private mainFrameId = '';
   private readonly failureListeners = new Set<(reason: string) => void>();
 
   private constructor(
@@ -80,7 +92,47 @@ export class WarmPage {
     page.on('crash', () => this.fail('the page crashed'));
     page.on('framenavigated', (frame) => this.noteOrigin(frame.url()));
     await context.route('**/*', (route, request) => this.onRequest(route, request));
+    if (settings.guardRedirects) await this.guardRedirects();
     await context.routeWebSocket(/.*/, (ws) => this.onWebSocket(ws));
+  }
+
+  /**
+   * Playwright's route never sees redirect hops (it continues them itself), so a second
+   * Fetch interception on our own CDP session pauses requests and vets the redirected ones
+   * with the same policy. Chromium chains both interceptors.
+   */
+  private async guardRedirects(): Promise<void> {
+    const { cdp } = this;
+    const tree = await cdp.send('Page.getFrameTree');
+    this.mainFrameId = tree.frameTree.frame.id;
+    cdp.on('Fetch.requestPaused', (event) => void this.onPaused(event));
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+  }
+
+  private async onPaused(event: PausedRequest): Promise<void> {
+    const { cdp } = this;
+    const requestId = event.requestId;
+    try {
+      if (event.redirectedRequestId === undefined || !this.policy) {
+        return void (await cdp.send('Fetch.continueRequest', { requestId }));
+      }
+      this.noteOrigin(event.request.url);
+      const verdict = await this.policy.decide({
+        url: event.request.url,
+        type: (event.resourceType ?? 'other').toLowerCase(),
+        isMainDocument: event.resourceType === 'Document' && event.frameId === this.mainFrameId,
+        sourceUrl: '',
+      });
+      if (verdict.action === 'abort') {
+        return void (await cdp.send('Fetch.failRequest', {
+          requestId,
+          errorReason: 'BlockedByClient',
+        }));
+      }
+      await cdp.send('Fetch.continueRequest', { requestId });
+    } catch {
+      // The request went away (navigation, close) while we decided.
+    }
   }
 
   private noteOrigin(url: string): void {
