@@ -56,6 +56,30 @@ describe('htmlToMarkdown: chrome removal', () => {
   });
 });
 
+describe('htmlToMarkdown: article metadata', () => {
+  it('drops photo credits, datelines and related-link blocks but keeps figcaptions', () => {
+    const md = htmlToMarkdown(
+      page(`<p class="dateline">Published 3 May 2024, 10:00</p>${prose()}
+        <figure><img src="/a.jpg" alt=""><figcaption>FIGCAPTION a harbour.</figcaption></figure>
+        <span class="image-credit">CREDITTEXT Getty</span>
+        <div class="related-stories"><a href="/x">RELATEDTEXT other story</a></div>`),
+      URL,
+    );
+    assert.match(md, /FIGCAPTION a harbour/);
+    assert.doesNotMatch(md, /Published 3 May|CREDITTEXT|RELATEDTEXT/);
+  });
+
+  it('keeps a date that is part of a sentence', () => {
+    const md = htmlToMarkdown(
+      page(
+        `${prose()}<p>The hearing is set for <time datetime="2024-05-03">3 May</time>, the court said, after a delay.</p>`,
+      ),
+      URL,
+    );
+    assert.match(md, /set for 3 May, the court said/);
+  });
+});
+
 describe('htmlToMarkdown: URLs', () => {
   it('makes relative links and images absolute against the page URL', () => {
     const md = htmlToMarkdown(
