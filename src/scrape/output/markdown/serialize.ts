@@ -58,8 +58,11 @@ export class MarkdownWriter {
   constructor(private readonly resolve: UrlResolver) {}
 
   render(root: ElementNode): string {
-    return finish(this.children(root, false))
+    return finish(this.children(root, false).replace(/[ \t]+\uE001/g, '\uE001'))
+      .replace(/\uE001\n(?:[>\uE000 ]*\uE001\n)+/g, '\n\n') // <br><br> separates paragraphs
+      .replace(/^([>\uE000 ]*)\uE001\n/gm, '$1') // a break that opens a line breaks nothing
       .replace(/\uE001(?=\n\n|\n?$)/g, '')
+      .replace(/\n{3,}/g, '\n\n')
       .replace(/\uE001/g, '  ')
       .replace(/\uE000/g, ' ')
       .replace(PLACEHOLDER, (_m, i: string) => this.stash[Number(i)] ?? '');

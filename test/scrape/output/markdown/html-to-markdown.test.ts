@@ -157,6 +157,22 @@ describe('htmlToMarkdown: structure', () => {
   });
 });
 
+describe('htmlToMarkdown: line breaks', () => {
+  it('turns one <br> into a hard break and <br><br> into a paragraph break', () => {
+    const md = htmlToMarkdown(
+      page(
+        `${prose()}<p>First line, said the witness<br>second line, she added.<br><br>New paragraph, then.<br></p>`,
+      ),
+      URL,
+    );
+    assert.match(
+      md,
+      /^First line, said the witness {2}\nsecond line, she added\.\n\nNew paragraph, then\.$/m,
+    );
+    assert.doesNotMatch(md, /^ +$/m);
+  });
+});
+
 describe('htmlToMarkdown: fallback and robustness', () => {
   it('falls back to the cleaned whole body when extraction finds too little', () => {
     const html = `<html><body><nav><a href="/">Home</a></nav>
