@@ -36,11 +36,11 @@ export function indexElements(doc: Doc): ElementIndex {
   };
   for (const el of index.all) {
     push(index.byTag, el.name, el);
-    for (const [name, value] of Object.entries(el.attribs)) {
-      push(index.byAttr, name, el);
-      if (name === 'id' && value) push(index.byId, value, el);
-      if (name === 'class') for (const c of value.split(/\s+/)) if (c) push(index.byClass, c, el);
-    }
+    const attribs = el.attribs;
+    for (const name in attribs) push(index.byAttr, name, el);
+    if (attribs.id) push(index.byId, attribs.id, el);
+    const cls = attribs.class;
+    if (cls) for (const c of cls.split(/\s+/)) if (c) push(index.byClass, c, el);
   }
   return index;
 }

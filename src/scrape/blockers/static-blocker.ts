@@ -122,8 +122,18 @@ function blockedBySource(
   engines: FilterEngines,
   doomed: Set<El>,
 ): void {
-  const blocked = (url: string | null, type: string): boolean =>
-    url !== null && matchesNetworkBlock(engines, { url, type, sourceUrl: pageUrl }, which);
+  // Pages repeat URLs (icons, pixels, the same ad script per slot): ask once per URL and type.
+  const seen = new Map<string, boolean>();
+  const blocked = (url: string | null, type: string): boolean => {
+    if (url === null) return false;
+    const key = `${type} ${url}`;
+    let verdict = seen.get(key);
+    if (verdict === undefined) {
+      verdict = matchesNetworkBlock(engines, { url, type, sourceUrl: pageUrl }, which);
+      seen.set(key, verdict);
+    }
+    return verdict;
+  };
   for (const [tag, attr, type] of URL_ELEMENTS) {
     for (const el of index.byTag.get(tag) ?? []) {
       const raw = el.attribs[attr];
