@@ -17,6 +17,12 @@ export interface ElementNode {
   attrs: Record<string, string>;
   children: Node[];
   parent: ElementNode | null;
+  /**
+   * Memos of per-element checks that extraction repeats for every ancestor (quadratic
+   * without them). Stored on the node so they live and die with one tree; copies made
+   * for a retry start without them.
+   */
+  memo?: { contentless?: boolean; dataTable?: boolean };
 }
 
 export type Node = TextNode | ElementNode;

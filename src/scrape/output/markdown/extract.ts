@@ -293,12 +293,10 @@ function hasAncestorTag(el: ElementNode, tag: string): boolean {
   return false;
 }
 
-// Memoised: the check runs for every wrapper on the way down, and without a memo a deep
-// chain of wrappers makes it quadratic.
-const contentless = new WeakMap<ElementNode, boolean>();
-
+// Memoised: the check runs for every wrapper on the way down; a deep chain of wrappers
+// would make it quadratic.
 function isWithoutContent(el: ElementNode): boolean {
-  const known = contentless.get(el);
+  const known = el.memo?.contentless;
   if (known !== undefined) return known;
   let result = true;
   for (const child of el.children) {
@@ -309,7 +307,7 @@ function isWithoutContent(el: ElementNode): boolean {
     }
     if (!result) break;
   }
-  contentless.set(el, result);
+  el.memo = { ...el.memo, contentless: result };
   return result;
 }
 

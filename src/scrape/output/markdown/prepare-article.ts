@@ -143,14 +143,12 @@ function insideDataTable(el: ElementNode): boolean {
   return false;
 }
 
-const dataTableCache = new WeakMap<ElementNode, boolean>();
-
 /** Readability's guess whether a table holds data (kept) or page layout (judged like a div). */
 export function isDataTable(table: ElementNode): boolean {
-  const cached = dataTableCache.get(table);
-  if (cached !== undefined) return cached;
+  const known = table.memo?.dataTable;
+  if (known !== undefined) return known;
   const result = guessDataTable(table);
-  dataTableCache.set(table, result);
+  table.memo = { ...table.memo, dataTable: result };
   return result;
 }
 
