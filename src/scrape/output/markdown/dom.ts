@@ -34,7 +34,6 @@ const DROPPED_WITH_CONTENT = new Set([
   'template',
   'noscript',
   'svg',
-  'math',
   'title',
   'iframe',
   'object',

@@ -129,6 +129,8 @@ export class MarkdownWriter {
         return renderTable(node, this);
       case 'q':
         return `"${this.children(node, pre)}"`;
+      case 'math':
+        return this.math(node);
     }
     const inner = this.children(node, pre);
     return BLOCKS.has(tag) ? `\n\n${inner}\n\n` : inner;
@@ -190,6 +192,25 @@ export class MarkdownWriter {
       items.push(marker + body.replace(/\n(?=.)/g, `\n${pad}`));
     }
     return items.length ? `\n\n${items.join('\n')}\n\n` : '';
+  }
+
+  /**
+   * MathML has no Markdown form; its tokens are kept as spaced text (what a reader's
+   * copy-paste gives), display math as its own paragraph. TeX annotations are skipped.
+   */
+  private math(node: ElementNode): string {
+    const tokens: string[] = [];
+    const walk = (el: ElementNode): void => {
+      for (const child of el.children) {
+        if (child.type === 'text') {
+          const t = child.text.trim();
+          if (t) tokens.push(escapeText(t));
+        } else if (child.tag !== 'annotation' && child.tag !== 'annotation-xml') walk(child);
+      }
+    };
+    walk(node);
+    const text = tokens.join(' ');
+    return node.attrs.display === 'block' ? `\n\n${text}\n\n` : ` ${text} `;
   }
 
   private quote(node: ElementNode): string {

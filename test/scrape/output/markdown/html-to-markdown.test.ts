@@ -146,6 +146,16 @@ describe('htmlToMarkdown: structure', () => {
     assert.match(md, /^1\. one\n {3}- inner\n2\. two$/m);
   });
 
+  it('keeps MathML as spaced text', () => {
+    const md = htmlToMarkdown(
+      page(
+        `${prose()}<p>The area is <math><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></math> in total.</p>`,
+      ),
+      URL,
+    );
+    assert.match(md, /The area is π r 2 in total\./);
+  });
+
   it('renders emphasis, inline code and blockquotes', () => {
     const md = htmlToMarkdown(
       page(
