@@ -1,0 +1,195 @@
+/**
+ * The first walk of extraction (Readability's grabArticle loop): removes unlikely
+ * candidates, the byline, the heading that repeats the title and empty wrappers; turns
+ * text-only divs into paragraphs; and returns the elements whose text gets scored.
+ */
+import { createElement, type ElementNode, type Node } from './dom.js';
+import { innerText, textLength } from './measure.js';
+
+export interface ExtractFlags {
+  stripUnlikely: boolean;
+  weightClasses: boolean;
+  cleanConditionally: boolean;
+}
+
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
+const UNLIKELY_ROLES = new Set([
+  'menu',
+  'menubar',
+  'complementary',
+  'navigation',
+  'alert',
+  'alertdialog',
+  'dialog',
+]);
+const BYLINE = /byline|author|dateline|writtenby|p-author/i;
+const TAGS_TO_SCORE = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
+const BLOCK_TAGS = new Set([
+  'blockquote',
+  'dl',
+  'div',
+  'img',
+  'ol',
+  'p',
+  'pre',
+  'table',
+  'ul',
+  'section',
+  'article',
+  'figure',
+  'header',
+  'footer',
+  'aside',
+  'main',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'form',
+  'nav',
+]);
+const PHRASING_EXCLUDED = new Set([...BLOCK_TAGS, 'li', 'td', 'th', 'tr', 'table', 'figcaption']);
+const EMPTY_REMOVABLE = new Set(['div', 'section', 'header', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const MEDIA = new Set(['img', 'picture', 'video', 'audio', 'iframe', 'object', 'embed', 'hr']);
+
+/**
+ * Walks the tree removing unlikely candidates, bylines, the title heading and empty
+ * wrappers; turns text-only divs into paragraphs; returns the elements to score.
+ */
+export function collectScorable(
+  body: ElementNode,
+  title: string,
+  flags: ExtractFlags,
+): ElementNode[] {
+  const out: ElementNode[] = [];
+  let bylineFound = false;
+  let titleRemoved = false;
+  // returns false when `el` is to be removed; parents drop such children in one pass
+  const visit = (el: ElementNode): boolean => {
+    const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
+    if (!bylineFound && el !== body && isByline(el, match)) {
+      bylineFound = true;
+      return false;
+    }
+    if (!titleRemoved && (el.tag === 'h1' || el.tag === 'h2') && similar(title, innerText(el))) {
+      titleRemoved = true;
+      return false;
+    }
+    if (flags.stripUnlikely && el.tag !== 'body' && el.tag !== 'a') {
+      if (
+        UNLIKELY.test(match) &&
+        !MAYBE_CANDIDATE.test(match) &&
+        !hasAncestorTag(el, 'table') &&
+        !hasAncestorTag(el, 'code')
+      ) {
+        return false;
+      }
+      if (el.attrs.role && UNLIKELY_ROLES.has(el.attrs.role)) {
+        return false;
+      }
+    }
+    if (EMPTY_REMOVABLE.has(el.tag) && isWithoutContent(el)) {
+      return false;
+    }
+    if (TAGS_TO_SCORE.has(el.tag)) out.push(el);
+    if (el.tag === 'div') {
+      wrapPhrasingRuns(el);
+      if (!hasBlockChild(el)) {
+        el.tag = 'p';
+        out.push(el);
+      }
+    }
+    const kept: Node[] = [];
+    for (const child of el.children) {
+      if (child.type === 'text' || visit(child)) kept.push(child);
+      else child.parent = null;
+    }
+    el.children = kept;
+    return true;
+  };
+  visit(body);
+  return out;
+}
+
+function isByline(el: ElementNode, match: string): boolean {
+  const isMarked =
+    el.attrs.rel === 'author' || (el.attrs.itemprop ?? '').includes('author') || BYLINE.test(match);
+  if (!isMarked) return false;
+  const length = textLength(el);
+  return length > 0 && length < 100;
+}
+
+/** Readability's title check: share of the heading's words that also appear in the title. */
+function similar(title: string, heading: string): boolean {
+  if (!title || !heading) return false;
+  const a = new Set(title.toLowerCase().split(/\W+/).filter(Boolean));
+  const b = heading.toLowerCase().split(/\W+/).filter(Boolean);
+  if (b.length === 0) return false;
+  const unique = b.filter((t) => !a.has(t));
+  return 1 - unique.join(' ').length / b.join(' ').length > 0.75;
+}
+
+function hasAncestorTag(el: ElementNode, tag: string): boolean {
+  for (let p = el.parent; p; p = p.parent) if (p.tag === tag) return true;
+  return false;
+}
+
+// Memoised: the check runs for every wrapper on the way down; a deep chain of wrappers
+// would make it quadratic.
+function isWithoutContent(el: ElementNode): boolean {
+  const known = el.memo?.contentless;
+  if (known !== undefined) return known;
+  let result = true;
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      if (child.text.trim()) result = false;
+    } else if (child.tag !== 'br' && child.tag !== 'hr') {
+      if (MEDIA.has(child.tag) || !isWithoutContent(child)) result = false;
+    }
+    if (!result) break;
+  }
+  el.memo = { ...el.memo, contentless: result };
+  return result;
+}
+
+function hasBlockChild(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (child.type === 'element' && (BLOCK_TAGS.has(child.tag) || hasBlockChild(child))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Loose text beside block children becomes its own paragraph, so that it gets scored. */
+function wrapPhrasingRuns(div: ElementNode): void {
+  if (!div.children.some((c) => c.type === 'element' && PHRASING_EXCLUDED.has(c.tag))) return;
+  const next: Node[] = [];
+  let run: ElementNode | null = null;
+  for (const child of div.children) {
+    const phrasing =
+      child.type === 'text' || (!PHRASING_EXCLUDED.has(child.tag) && !hasBlockChild(child));
+    if (phrasing) {
+      if (!run) {
+        if (child.type === 'text' && !child.text.trim()) {
+          next.push(child);
+          continue;
+        }
+        run = createElement('p');
+        run.parent = div;
+        next.push(run);
+      }
+      child.parent = run;
+      run.children.push(child);
+    } else {
+      run = null;
+      next.push(child);
+    }
+  }
+  div.children = next;
+}
