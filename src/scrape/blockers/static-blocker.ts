@@ -151,6 +151,58 @@ function blockedBySource(
   }
 }
 
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
+
+type Node = El['children'][number];
+
+/** End offset (inclusive) of an element's start tag: the first `>` outside quoted values. */
+function startTagEnd(html: string, from: number): number {
+  let quote = '';
+  for (let i = from; i < html.length; i++) {
+    const c = html[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '>') return i;
+  }
+  return html.length - 1;
+}
+
+/**
+ * Where a node really ends in the source. htmlparser2 puts an implicitly closed element's end
+ * (`<p>a<p>b`, `<li>a<li>b`, `<p>a</div>`) after the tag that closed it; cutting there would
+ * take that tag too, so such an element ends with its last child, or its own start tag.
+ */
+function nodeEnd(html: string, node: Node): number {
+  const end = node.endIndex ?? html.length - 1;
+  if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return end;
+  const el = node as El;
+  if (VOID.has(el.name)) return end;
+  const close = html.lastIndexOf('</', end);
+  if (
+    close !== -1 &&
+    /^<\/([^\s>]+)\s*>$/.exec(html.slice(close, end + 1))?.[1]?.toLowerCase() === el.name
+  ) {
+    return end;
+  }
+  const last = el.children[el.children.length - 1];
+  return last ? nodeEnd(html, last) : startTagEnd(html, el.startIndex ?? 0);
+}
+
 /** Cuts the elements (and their subtrees) out of the source by their offsets. */
 function cutOut(html: string, doomed: Set<El>): string {
   const ranges: Array<[number, number]> = [];
@@ -158,8 +210,8 @@ function cutOut(html: string, doomed: Set<El>): string {
     let parent = el.parent;
     while (parent && !doomed.has(parent as El)) parent = parent.parent;
     if (parent) continue; // an ancestor goes anyway
-    if (el.startIndex === null || el.endIndex === null) continue;
-    ranges.push([el.startIndex, el.endIndex + 1]);
+    if (el.startIndex === null) continue;
+    ranges.push([el.startIndex, nodeEnd(html, el) + 1]);
   }
   ranges.sort((a, b) => a[0] - b[0]);
   const parts: string[] = [];

@@ -44,6 +44,17 @@ describe('stripBlocked (render=false)', () => {
     assert.match(out, /onetrust-banner-sdk/);
   });
 
+  it('cuts implicitly closed elements without taking the tag that closed them', () => {
+    const html =
+      '<!doctype html><html><body><ul><li class="banner-ad">ad<li id="next">keep</ul>' +
+      '<div><p class="banner-ad">ad</div><p class="banner-ad"><p id="after">kept</body></html>';
+    const out = stripBlocked(html, PAGE, { ...NONE, ads: true }, engines);
+    assert.equal(
+      out,
+      '<!doctype html><html><body><ul><li id="next">keep</ul><div></div><p id="after">kept</body></html>',
+    );
+  });
+
   it('returns the page unchanged when nothing is selected', () => {
     assert.equal(stripBlocked(FIXTURE, PAGE, NONE, engines), FIXTURE);
   });
