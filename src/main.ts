@@ -2,14 +2,19 @@
  * The composition root: config → data-dir lock → store → first account → engines → app →
  * listen. Every part is built here and handed its dependencies; nothing else builds parts.
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { DestinationStream } from 'pino';
 import { countAccounts, createAccount } from './accounts/account-store.js';
 import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics } from './api/metrics.js';
+import { scraperRoute } from './api/routes/scraper.get.js';
 import type { Config } from './config.js';
+import { buildScrapeParts } from './scrape/build-engines.js';
+import { ScrapeService } from './scrape/scrape-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
-import { type Store, openStore } from './store/db.js';
+import { openStore, type Store } from './store/db.js';
 
 /** Credits of the account created on the first start of an empty embedded database. */
 export const FIRST_ACCOUNT_CREDITS = 1000;
@@ -50,13 +55,30 @@ export async function startService(
     store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     await ensureFirstAccount(store, config, options.announceKey);
     let draining = false;
+    const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const metrics = createMetrics();
+    const warnings: string[] = [];
+    const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w));
+    const scraper = new ScrapeService({
+      db: store.db,
+      pricing: config.pricing,
+      planner: scrape.planner,
+      engines: scrape.engines,
+      admission: scrape.admission,
+      metrics,
+    });
     const app = await buildApp({
       config,
       store,
-      metrics: createMetrics(),
-      readiness: { draining: () => draining },
+      metrics,
+      readiness: {
+        draining: () => draining,
+        browser: () => scrape.engines.browser.status(),
+      },
+      routes: [scraperRoute(scraper, null)],
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
+    for (const warning of warnings) app.log.warn(warning);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -69,6 +91,7 @@ export async function startService(
           setTimeout(resolve, config.shutdownGraceMs).unref();
         });
         await Promise.race([app.close(), grace]);
+        await scrape.close();
         await openStoreRef.close();
         lock?.release();
       })();

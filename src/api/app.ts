@@ -95,10 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       route,
       status: String(reply.statusCode),
     });
-    deps.metrics.httpDuration.observe(
-      { method: request.method, route },
-      reply.elapsedTime / 1000,
-    );
+    deps.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
   registerErrorHandling(app, routes);
 

@@ -1,5 +1,5 @@
 /** Prometheus metrics, one registry per app instance (no global registry, so tests isolate). */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;

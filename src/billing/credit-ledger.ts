@@ -5,6 +5,7 @@
  * never go below zero (a CHECK constraint guards it as well).
  */
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../store/in-transaction.js';
 import type { Database, LedgerKind } from '../store/schema.js';
 
 async function record(
@@ -35,7 +36,7 @@ export async function reserveCredits(
   amount: number,
   requestId: string,
 ): Promise<number | null> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .updateTable('accounts')
       .set((eb) => ({ credits: eb('credits', '-', amount) }))
@@ -77,7 +78,7 @@ export async function refundCredits(
   amount: number,
   requestId: string,
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .updateTable('accounts')
       .set((eb) => ({ credits: eb('credits', '+', amount) }))
@@ -96,7 +97,7 @@ export async function grantCredits(
   accountId: string,
   delta: number,
 ): Promise<number | null> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx
       .updateTable('accounts')
       .set((eb) => ({ credits: eb('credits', '+', delta) }))

@@ -84,7 +84,9 @@ export async function runAccountsCommand(
         const delta = wholeNumber(positionals[1], 'delta', true);
         const balance = await grantCredits(db, account.id, delta);
         if (balance === null) {
-          throw new UsageError(`Cannot remove ${-delta} credits: the balance is ${account.credits}`);
+          throw new UsageError(
+            `Cannot remove ${-delta} credits: the balance is ${account.credits}`,
+          );
         }
         out(`${account.name}: ${balance} credits`);
         return;

@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { startService } from '../main.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
-import { UsageError, runAccountsCommand } from './accounts-command.js';
+import { runAccountsCommand, UsageError } from './accounts-command.js';
 
 const HELP = `pagegrab: self-hosted page scraping service
 
@@ -38,7 +38,9 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const known =
-      error instanceof ConfigError || error instanceof UsageError || error instanceof DataDirLockedError;
+      error instanceof ConfigError ||
+      error instanceof UsageError ||
+      error instanceof DataDirLockedError;
     console.error(known ? `pagegrab: ${(error as Error).message}` : error);
     process.exitCode = known && error instanceof UsageError ? 2 : 1;
   },

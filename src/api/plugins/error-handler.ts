@@ -32,7 +32,9 @@ function fromFastifyError(error: FastifyError): Answer | null {
   if (error.validation) {
     const first = error.validation[0];
     const where = error.validationContext ?? 'request';
-    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+    const path = first?.instancePath
+      ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+      : '';
     const field = path || (first?.params as { missingProperty?: string })?.missingProperty || where;
     return { status: 400, message: `Invalid ${where}: ${field} ${first?.message ?? 'is invalid'}` };
   }
@@ -86,9 +88,7 @@ export class RouteTable {
     const source = url
       .replace(/\/+$/, '')
       .split('/')
-      .map((part) =>
-        part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-      )
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
     const pattern = new RegExp(`^${source}/?$`);
     for (const method of [methods].flat()) this.routes.push({ pattern, method });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import type { AppInstance, AppDeps } from '../app.js';
+import type { AppDeps, AppInstance } from '../app.js';
 
 const ReadySchema = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not ready')]),

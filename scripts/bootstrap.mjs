@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm start` and `npm test` on a fresh machine with only Node and npm: install what is
+// missing (npm dependencies; Debian's Chromium and, for tests, PostgreSQL when we are root),
+// build when the sources changed, then serve or test. Plain Node: no dependency may be assumed.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const mode = process.argv[2] ?? 'start';
+const isRoot = process.getuid?.() === 0;
+
+function say(message) {
+  console.error(`[pagegrab] ${message}`);
+}
+
+function sh(cmd, args, options = {}) {
+  execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
+}
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function ensureNodeModules() {
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (mtime(installed) >= mtime(join(root, 'package-lock.json')) && existsSync(installed)) return;
+  say('installing npm dependencies (npm ci; better-sqlite3 compiles, 2-5 min the first time)');
+  sh('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+let aptUpdated = false;
+function aptInstall(packages) {
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) return false;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    sh('apt-get', ['update', '-qq'], { env });
+    aptUpdated = true;
+  }
+  sh('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env });
+  return true;
+}
+
+function ensureChromium() {
+  if (process.env.CHROMIUM_PATH || existsSync('/usr/lib/chromium/chromium')) return;
+  say("Debian's Chromium is missing: installing it (apt-get install chromium)");
+  if (!aptInstall(['chromium', 'fonts-liberation'])) {
+    say(
+      'cannot install Chromium here (not root or no apt-get): run `sudo apt-get install chromium`',
+    );
+    say('or set CHROMIUM_PATH; render=true requests fail until then');
+  }
+}
+
+function ensurePostgres() {
+  if (existsSync('/usr/lib/postgresql') || !isRoot) return;
+  say('PostgreSQL is missing: installing it for the storage tests (apt-get install postgresql)');
+  aptInstall(['postgresql']);
+}
+
+function run(cmd, args) {
+  const child = spawn(cmd, args, { stdio: 'inherit', cwd: root });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+ensureNodeModules();
+ensureChromium();
+if (mode === 'test') ensurePostgres();
+sh(process.execPath, [join(root, 'scripts', 'build.mjs')]);
+if (mode === 'test') {
+  sh('npx', ['biome', 'check', '.']);
+  sh('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+  run(process.execPath, [join(root, 'scripts', 'run-tests.mjs'), ...process.argv.slice(3)]);
+} else {
+  run(process.execPath, [join(root, 'bin', 'pagegrab.mjs'), 'serve']);
+}
