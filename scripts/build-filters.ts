@@ -8,7 +8,7 @@
  * manifest.json. Skips work when every output is newer than the ruleset files. Offline: reads
  * only what npm installed.
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FiltersEngine } from '@ghostery/adblocker';
@@ -51,6 +51,13 @@ function upToDate(outDir: string): boolean {
   return oldestOutput > 0 && oldestOutput > Math.max(...inputs.map(mtime));
 }
 
+/** Write-then-rename: concurrent builds (parallel test files) never expose a half-written file. */
+function writeAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
 function build(outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   const manifest: FilterManifest = { builtAt: new Date().toISOString(), engines: {} };
@@ -79,7 +86,7 @@ function build(outDir: string): void {
       loadGenericCosmeticsFilters: true,
     });
     const bytes = engine.serialize();
-    writeFileSync(join(outDir, `${name}.bin`), bytes);
+    writeAtomic(join(outDir, `${name}.bin`), bytes);
     const { networkFilters, cosmeticFilters } = engine.getFilters();
     manifest.engines[name] = {
       lists,
@@ -92,7 +99,8 @@ function build(outDir: string): void {
       `build-filters: ${name}: ${networkFilters.length} network + ${cosmeticFilters.length} cosmetic filters, ${bytes.length} bytes, ${manifest.engines[name].buildMs} ms`,
     );
   }
-  writeFileSync(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The manifest goes last: its presence marks a complete build.
+  writeAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 const outDir = resolve(process.argv[2] ?? 'build/filters');
