@@ -1,7 +1,8 @@
 /**
  * What the browser engine needs from src/scrape/blockers. The composition root builds the
- * filter engines once and passes `{ engines, ...blockersModule }`; the engine never loads
- * lists itself, so tests can run without them.
+ * filter engines once and passes `{ engines, matchesNetworkBlock, cosmeticCss,
+ * collectDomTokensInPage, installConsentRejector }`; the engine never loads lists itself,
+ * so its tests run without them.
  */
 import type { Page } from 'playwright-core';
 
@@ -16,8 +17,20 @@ export interface NetworkRequestInfo {
   url: string;
   /** Playwright's resource type (document, script, image, ...). */
   type: string;
-  /** URL of the document that made the request. */
+  /** URL of the top-level page the request belongs to. */
   sourceUrl: string;
+}
+
+/** Class names, ids and link targets present in the page (the blockers' `DomTokens`). */
+export interface DomTokens {
+  classes: string[];
+  ids: string[];
+  hrefs: string[];
+}
+
+/** What installConsentRejector hands back: lets the engine wait (bounded) for the banner's fate. */
+export interface ConsentHandle {
+  settled(budgetMs: number): Promise<unknown>;
 }
 
 export interface BrowserBlockersHook<Engines = unknown> {
@@ -27,9 +40,14 @@ export interface BrowserBlockersHook<Engines = unknown> {
     request: NetworkRequestInfo,
     which: BlockerSelection,
   ): boolean;
-  cosmeticCss(engines: Engines, pageUrl: string, which: BlockerSelection): string;
-  /** Adds init scripts/bindings to the page: the page cannot be reused afterwards. */
-  installConsentRejector(page: Page): Promise<void>;
+  cosmeticCss(engines: Engines, pageUrl: string, which: BlockerSelection, dom?: DomTokens): string;
+  /**
+   * Optional in-page function (serialised by Playwright) collecting the DOM's tokens, so
+   * `cosmeticCss` returns only the generic rules that can match (KBs instead of ~250 KB).
+   */
+  collectDomTokensInPage?: () => DomTokens;
+  /** Adds init scripts and bindings to the page: that page is not reused afterwards. */
+  installConsentRejector(page: Page): Promise<ConsentHandle | undefined>;
 }
 
 export function anyBlocker(which: BlockerSelection): boolean {

@@ -33,6 +33,9 @@ export interface BrowserPoolStats {
   launches: number;
   contextsCreated: number;
   crashes: number;
+  /** Contexts and tabs open in Chromium right now (leak check). */
+  openContexts: number;
+  openPages: number;
 }
 
 export class BrowserPool {
@@ -205,6 +208,11 @@ export class BrowserPool {
       launches: this.launches,
       contextsCreated: this.contextsCreated,
       crashes: this.crashes,
+      openContexts: live.reduce((n, b) => n + b.browser.contexts().length, 0),
+      openPages: live.reduce(
+        (n, b) => n + b.browser.contexts().reduce((m, c) => m + c.pages().length, 0),
+        0,
+      ),
     };
   }
 

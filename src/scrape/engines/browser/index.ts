@@ -41,6 +41,9 @@ export interface BrowserPoolStatus {
   contextsCreated: number;
   /** Browsers that exited without being retired. */
   crashes: number;
+  /** Contexts and tabs open in Chromium (warm idle ones included): leak check. */
+  openContexts: number;
+  openPages: number;
   /** OS pids of the browser processes (metrics, tests). */
   pids: number[];
 }
@@ -125,6 +128,8 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
         launches: stats.launches,
         contextsCreated: stats.contextsCreated,
         crashes: stats.crashes,
+        openContexts: stats.openContexts,
+        openPages: stats.openPages,
         pids: stats.pids,
       };
     },

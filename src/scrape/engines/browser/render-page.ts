@@ -6,11 +6,16 @@
 import type { Page, Response } from 'playwright-core';
 import { appError } from '../../../api/errors.js';
 import type { PageSnapshot, ScrapePlan } from '../../types.js';
-import { anyBlocker, type BlockerSelection } from './blockers-hook.js';
+import { anyBlocker, type BlockerSelection, type ConsentHandle } from './blockers-hook.js';
 import type { Budget } from './budget.js';
 import { runInstructions } from './instructions.js';
 import type { ResolvedBrowserOptions } from './options.js';
 import type { WarmPage } from './warm-page.js';
+
+/** Longest wait for the consent rejector after the instructions. */
+const CONSENT_SETTLE_MS = 3_000;
+/** Budget kept for taking the output after the consent wait. */
+const OUTPUT_RESERVE_MS = 1_000;
 
 export function blockerSelection(plan: ScrapePlan): BlockerSelection {
   const { blockAds, blockCookieBanners, blockChatWidgets } = plan.options;
@@ -29,9 +34,10 @@ export async function renderOnPage(
   const blockers = anyBlocker(which) ? options.blockers : undefined;
   await budget.race(page.setViewportSize({ width: windowWidth, height: windowHeight }));
 
+  let consent: ConsentHandle | undefined;
   if (blockers && which.cookieBanners) {
     warm.tainted = true; // init scripts cannot be removed from a page
-    await budget.race(blockers.installConsentRejector(page));
+    consent = await budget.race(blockers.installConsentRejector(page));
   }
 
   let last: Response | null = null;
@@ -48,7 +54,12 @@ export async function renderOnPage(
     last ??= first;
     await runInstructions(page, instructions, budget, options, plan.signal);
     if (blockers) {
-      const css = blockers.cosmeticCss(blockers.engines, page.url(), which);
+      // Give the rejector a bounded moment to click "reject" before the output is taken.
+      const settle = Math.min(CONSENT_SETTLE_MS, budget.remaining() - OUTPUT_RESERVE_MS);
+      if (consent && settle > 0) await budget.race(consent.settled(settle)).catch(() => {});
+      const collect = blockers.collectDomTokensInPage;
+      const dom = collect ? await budget.race(page.evaluate(collect)) : undefined;
+      const css = blockers.cosmeticCss(blockers.engines, page.url(), which, dom);
       if (css) await budget.race(page.addStyleTag({ content: css }));
     }
     const html = await budget.race(page.content());

@@ -149,7 +149,7 @@ export class WarmPage {
         url,
         type: request.resourceType(),
         isMainDocument: isMainDocument(request, this.page),
-        sourceUrl: safeFrameUrl(request),
+        sourceUrl: this.page.url(),
       });
       if (verdict.action === 'abort') return await route.abort('blockedbyclient');
       await route.continue();
@@ -229,13 +229,5 @@ function isMainDocument(request: Request, page: Page): boolean {
     return request.frame() === page.mainFrame();
   } catch {
     return false; // service-worker requests have no frame
-  }
-}
-
-function safeFrameUrl(request: Request): string {
-  try {
-    return request.frame().url();
-  } catch {
-    return '';
   }
 }
