@@ -46,12 +46,16 @@ export interface DomTokens {
   hrefs: string[];
 }
 
+const FULL_CSS_CACHE = 32;
+
 /** Loaded engines; build with `loadFilterEngines` once and share (read-only after load). */
 export class FilterEngines {
   readonly chat = new ChatWidgetMatcher();
   private readonly allTokens = new Map<EngineName, DomTokens>();
   private readonly base = new Map<EngineName, string[]>();
   private readonly memos = new Map<string, unknown>();
+  /** Whole-list stylesheets by host and selection (~250 KB each, 30-100 ms to build). */
+  private readonly fullCss = new Map<string, string>();
 
   constructor(
     readonly ads: FiltersEngine,
@@ -68,6 +72,22 @@ export class FilterEngines {
     const value = make();
     this.memos.set(key, value);
     return value;
+  }
+
+  /** Least-recently-used cache of whole-list stylesheets, bounded to `FULL_CSS_CACHE` entries. */
+  cachedFullCss(key: string, make: () => string): string {
+    let css = this.fullCss.get(key);
+    if (css !== undefined) {
+      this.fullCss.delete(key);
+    } else {
+      css = make();
+      if (this.fullCss.size >= FULL_CSS_CACHE) {
+        const oldest = this.fullCss.keys().next().value;
+        if (oldest !== undefined) this.fullCss.delete(oldest);
+      }
+    }
+    this.fullCss.set(key, css);
+    return css;
   }
 
   /** The engines a selection needs, in a fixed order. */
@@ -239,24 +259,35 @@ export function cosmeticCss(
   dom?: DomTokens,
 ): string {
   const { hostname, domain } = pageHost(pageUrl);
-  const parts: string[] = [];
-  for (const [name, engine] of engines.selected(which)) {
-    const tokens = dom ?? engines.everyGenericToken(name);
-    const { styles } = engine.getCosmeticsFilters({
-      url: pageUrl,
-      hostname,
-      domain,
-      ...tokens,
-      getBaseRules: true,
-      getInjectionRules: false,
-      getExtendedRules: false,
-      getRulesFromDOM: true,
-      getRulesFromHostname: true,
-    });
-    if (styles) parts.push(styles);
-  }
-  if (which.chatWidgets) {
-    parts.push(`${engines.chat.selectors.join(',\n')} { display: none !important; }`);
-  }
-  return parts.join('\n\n');
+  const build = (): string => {
+    const parts: string[] = [];
+    for (const [name, engine] of engines.selected(which)) {
+      const tokens = dom ?? engines.everyGenericToken(name);
+      const { styles } = engine.getCosmeticsFilters({
+        url: pageUrl,
+        hostname,
+        domain,
+        ...tokens,
+        getBaseRules: true,
+        getInjectionRules: false,
+        getExtendedRules: false,
+        getRulesFromDOM: true,
+        getRulesFromHostname: true,
+      });
+      if (styles) parts.push(styles);
+    }
+    if (which.chatWidgets) {
+      parts.push(`${engines.chat.selectors.join(',\n')} { display: none !important; }`);
+    }
+    return parts.join('\n\n');
+  };
+  if (dom) return build();
+  // Without the DOM the result depends on the host, the selection and the `$generichide` /
+  // `$elemhide` exceptions the URL hits (those can be path-scoped): pages of one site reuse it.
+  const page = Request.fromRawDetails({ url: pageUrl, hostname, domain });
+  const exceptions = engines
+    .selected(which)
+    .flatMap(([, engine]) => engine.hideExceptions.matchAll(page).map((f) => f.getId()));
+  const key = `${Number(which.ads)}${Number(which.cookieBanners)}${Number(which.chatWidgets)} ${hostname} ${exceptions.join(',')}`;
+  return engines.cachedFullCss(key, build);
 }

@@ -106,6 +106,14 @@ describe('filter engines', () => {
     assert.match(css, /#intercom-container/);
   });
 
+  it('keeps the lists’ $generichide exceptions for public sites', () => {
+    const ads = { ...NONE, ads: true };
+    assert.match(cosmeticCss(engines, 'https://www.example.com/a', ads), /\.banner-ad\b/);
+    // AdGuard Base: @@||gmail.com^$generichide
+    assert.doesNotMatch(cosmeticCss(engines, 'https://gmail.com/inbox', ads), /\.banner-ad\b/);
+    assert.match(cosmeticCss(engines, 'https://www.example.com/b', ads), /\.banner-ad\b/);
+  });
+
   it('returns no stylesheet when nothing is selected', () => {
     assert.equal(cosmeticCss(engines, PAGE, NONE), '');
   });
