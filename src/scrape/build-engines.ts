@@ -70,9 +70,8 @@ export async function buildScrapeParts(
         engines: filters,
         matchesNetworkBlock,
         cosmeticCss,
-        installConsentRejector: async (page) => {
-          await installConsentRejector(page, consentAssets);
-        },
+        collectDomTokensInPage,
+        installConsentRejector: (page) => installConsentRejector(page, consentAssets),
       }
     : null;
   const browser = createBrowserEngine({
