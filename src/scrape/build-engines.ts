@@ -9,6 +9,7 @@ import { createPostgresAccountSlots } from './account-slots-pg.js';
 import { type Admission, createAdmission, createMemoryAccountSlots } from './admission.js';
 import { installConsentRejector, loadConsentRejectorAssets } from './blockers/consent-rejector.js';
 import {
+  collectDomTokensInPage,
   cosmeticCss,
   type FilterEngines,
   loadFilterEngines,
