@@ -230,11 +230,19 @@ export class ChatWidgetMatcher {
     } catch {
       return false;
     }
+    return this.matchesHost(parsed.hostname, () => parsed.pathname);
+  }
+
+  /**
+   * Same, from a hostname already parsed (the request matcher has it); the path is only
+   * computed when a path-scoped entry needs it.
+   */
+  matchesHost(hostname: string, pathname: () => string): boolean {
     // Try the host and each parent domain: a.b.example.com, b.example.com, example.com.
-    let host = parsed.hostname.toLowerCase();
+    let host = hostname.toLowerCase();
     for (;;) {
       for (const rule of this.rules.get(host) ?? []) {
-        if (parsed.pathname.startsWith(rule.path)) return true;
+        if (rule.path === '/' || pathname().startsWith(rule.path)) return true;
       }
       const dot = host.indexOf('.');
       if (dot === -1) return false;

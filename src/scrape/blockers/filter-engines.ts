@@ -224,9 +224,7 @@ export function matchesNetworkBlock(
   which: BlockSelection,
 ): boolean {
   if (req.url === req.sourceUrl && req.type === 'document') return false;
-  if (which.chatWidgets && engines.chat.matchesUrl(req.url)) return true;
-  const selected = engines.selected(which);
-  if (selected.length === 0) return false;
+  if (!which.ads && !which.cookieBanners && !which.chatWidgets) return false;
   // Playwright calls frames' documents 'document' too; a document other than the page is a
   // frame, and `$subdocument` rules only apply to the 'sub_frame' type.
   const type = req.type === 'document' ? 'sub_frame' : req.type;
@@ -236,7 +234,18 @@ export function matchesNetworkBlock(
     type: type as Parameters<typeof Request.fromRawDetails>[0]['type'],
   });
   if (request.isMainFrame()) return false;
-  return selected.some(([, engine]) => engine.match(request).match);
+  if (which.chatWidgets && engines.chat.matchesHost(request.hostname, () => pathOf(req.url))) {
+    return true;
+  }
+  return engines.selected(which).some(([, engine]) => engine.match(request).match);
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '/';
+  }
 }
 
 /** hostname and registrable domain of a page, as the engines want them. */
