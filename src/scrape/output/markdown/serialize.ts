@@ -81,6 +81,8 @@ export class MarkdownWriter {
     }
     const tag = node.tag;
     if (SKIPPED.has(tag)) return '';
+    // inside <pre> markup is highlighting: only the characters and line breaks count
+    if (pre) return tag === 'br' ? '\n' : this.children(node, true);
     switch (tag) {
       case 'h1':
       case 'h2':
@@ -140,6 +142,11 @@ export class MarkdownWriter {
   protect(text: string): string {
     this.stash.push(text);
     return `\uE002${this.stash.length - 1}\uE003`;
+  }
+
+  /** Replaces placeholders with what they stand for (for text that must be one line). */
+  expand(text: string): string {
+    return text.replace(PLACEHOLDER, (_m, i: string) => this.stash[Number(i)] ?? '');
   }
 
   private codeBlock(node: ElementNode): string {
@@ -247,7 +254,7 @@ function plainText(node: Node): string {
   return s;
 }
 
-function inlineCode(text: string): string {
+export function inlineCode(text: string): string {
   const t = text.replace(/\s+/g, ' ');
   if (!t.trim()) return t;
   const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((m) => m.length));

@@ -6,7 +6,7 @@
  */
 import type { ElementNode } from './dom.js';
 import type { MarkdownWriter } from './serialize.js';
-import { finish } from './serialize.js';
+import { finish, inlineCode } from './serialize.js';
 
 export function renderTable(table: ElementNode, writer: MarkdownWriter): string {
   const rows = collectRows(table);
@@ -40,7 +40,9 @@ function span(cell: ElementNode): number {
 
 function cellText(cell: ElementNode, writer: MarkdownWriter): string {
   // a cell is one line: block breaks become spaces; pipes are already escaped as text
-  return finish(writer.children(cell, false))
+  // a code block in a cell is flattened too: a table row cannot span lines
+  return finish(writer.expand(writer.children(cell, false)))
+    .replace(/(`{3,})[^\n]*\n([\s\S]*?)\n\1/g, (_m, _fence, code: string) => inlineCode(code))
     .replace(/\n+/g, ' ')
     .replace(/\uE001/g, '')
     .replace(/\uE000/g, ' ');

@@ -126,6 +126,19 @@ describe('htmlToMarkdown: structure', () => {
     assert.match(md, /```python\nprint\("hi"\)\n```/);
   });
 
+  it('keeps only the text of markup inside a code block', () => {
+    const code = `<pre><code class="lang-html"><span class="k">if</span> <a href="/x">link</a><br><b>x</b></code></pre>`;
+    const md = htmlToMarkdown(page(prose() + code), URL);
+    assert.match(md, /```html\nif link\nx\n```/);
+  });
+
+  it('keeps a table row on one line when a cell holds a code block', () => {
+    const table = `<table><tr><th>Name</th><th>Code</th></tr><tr><td>a</td><td><pre>x = 1\ny = 2</pre></td></tr>
+      <tr><td>b</td><td>2</td></tr><tr><td>c</td><td>3</td></tr><tr><td>d</td><td>4</td></tr></table>`;
+    const md = htmlToMarkdown(page(prose() + table), URL);
+    assert.match(md, /^\| a \| `x = 1 y = 2` \|$/m);
+  });
+
   it('keeps heading levels', () => {
     const md = htmlToMarkdown(
       page(
