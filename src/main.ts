@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { countAccounts, createAccount } from './accounts/account-store.js';
 import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics } from './api/metrics.js';
+import { pressureRoute, pressureSource } from './api/routes/pressure.get.js';
 import { scraperRoute } from './api/routes/scraper.get.js';
 import type { Config } from './config.js';
 import { buildScrapeParts } from './scrape/build-engines.js';
@@ -75,7 +76,10 @@ export async function startService(
         draining: () => draining,
         browser: () => scrape.engines.browser.status(),
       },
-      routes: [scraperRoute(scraper, null)],
+      routes: [
+        scraperRoute(scraper, null),
+        pressureRoute(pressureSource(scrape.admission, scrape.engines.browser, () => draining)),
+      ],
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
     for (const warning of warnings) app.log.warn(warning);
