@@ -11,7 +11,9 @@ import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics } from './api/metrics.js';
 import { pressureRoute, pressureSource } from './api/routes/pressure.get.js';
 import { scraperRoute } from './api/routes/scraper.get.js';
+import { workflowRoutes } from './api/routes/workflow-routes.js';
 import type { Config } from './config.js';
+import { createWebhookDelivery } from './delivery/index.js';
 import { buildScrapeParts } from './scrape/build-engines.js';
 import { ScrapeService } from './scrape/scrape-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
@@ -24,6 +26,8 @@ export interface ServiceOptions {
   /** Receives the `API key: <key>` line of a first start. */
   announceKey?: (line: string) => void;
   logStream?: DestinationStream;
+  /** Launch the first browser at start rather than on the first render (`serve` does). */
+  warmBrowser?: boolean;
 }
 
 export interface RunningService {
@@ -68,6 +72,17 @@ export async function startService(
       admission: scrape.admission,
       metrics,
     });
+    let reportJobError = (_error: unknown) => {};
+    const webhooks = createWebhookDelivery({
+      store,
+      scraper,
+      nodeId,
+      allowPrivateNetworks: config.allowPrivateNetworks,
+      backoffMs: config.webhookBackoffMs,
+      timeoutMs: config.webhookTimeoutMs,
+      leaseMs: config.jobLeaseMs,
+      onError: (error) => reportJobError(error),
+    });
     const app = await buildApp({
       config,
       store,
@@ -77,13 +92,21 @@ export async function startService(
         browser: () => scrape.engines.browser.status(),
       },
       routes: [
-        scraperRoute(scraper, null),
+        scraperRoute(scraper, webhooks.queue),
+        workflowRoutes(store),
         pressureRoute(pressureSource(scrape.admission, scrape.engines.browser, () => draining)),
       ],
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
     for (const warning of warnings) app.log.warn(warning);
+    if (options.warmBrowser) {
+      scrape.engines.browser.warmUp().catch((error: unknown) => {
+        app.log.warn({ err: error }, 'browser warm-up failed; renders will retry the launch');
+      });
+    }
+    reportJobError = (error) => app.log.error({ err: error }, 'webhook job failed unexpectedly');
     await app.listen({ port: config.port, host: config.host });
+    await webhooks.start();
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const openStoreRef = store;
@@ -94,7 +117,11 @@ export async function startService(
         const grace = new Promise<void>((resolve) => {
           setTimeout(resolve, config.shutdownGraceMs).unref();
         });
-        await Promise.race([app.close(), grace]);
+        // The workers stop taking jobs at once; running ones finish or are handed back.
+        await Promise.all([
+          Promise.race([app.close(), grace]),
+          webhooks.stop(config.shutdownGraceMs),
+        ]);
         await scrape.close();
         await openStoreRef.close();
         lock?.release();

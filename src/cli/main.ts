@@ -20,7 +20,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === 'serve') {
-    const service = await startService(config, { announceKey: (line) => console.log(line) });
+    const service = await startService(config, {
+      announceKey: (line) => console.log(line),
+      warmBrowser: true,
+    });
     service.closeOnSignals();
     return -1;
   }

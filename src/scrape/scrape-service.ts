@@ -105,6 +105,7 @@ export class ScrapeService {
         );
       }
       plan.proxies = planner.proxiesFor(prepared.options);
+      plan.isolationKey = prepared.accountId;
       const result = await raceSignal(runScrape(plan, engines), plan.signal);
       return { ok: true, result };
     } catch (error) {

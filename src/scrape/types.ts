@@ -76,6 +76,11 @@ export interface ScrapePlan {
   deadline: number;
   /** Aborted when the deadline passes or the client goes away. */
   signal: AbortSignal;
+  /**
+   * Who the scrape is for (the account id). A warm browser context is only ever reused by
+   * scrapes with the same isolation key and proxy, even though it is reset in between.
+   */
+  isolationKey?: string;
 }
 
 /** What an engine hands back. */

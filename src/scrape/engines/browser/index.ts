@@ -67,7 +67,11 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
     budget: Budget,
     releases: Promise<void>[],
   ): Promise<PageSnapshot> {
-    const warm = await pool.acquire(proxyKey(proxy), toPlaywrightProxy(proxy), budget);
+    const warm = await pool.acquire(
+      `${plan.isolationKey ?? ''}|${proxyKey(proxy)}`,
+      toPlaywrightProxy(proxy),
+      budget,
+    );
     warm.policy = new RequestPolicy({
       allowPrivate: options.allowPrivateNetworks,
       guard: options.guard,
