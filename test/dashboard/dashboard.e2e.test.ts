@@ -133,7 +133,7 @@ describe('dashboard', () => {
     await page.getByTestId('workflow-title').getByText('Search fixture').waitFor();
     const saved = await text(page.locator('details.config pre'));
     assert.match(saved ?? '', /"fill"/);
-    assert.match(saved ?? '', /"block_resources": "media,font"/);
+    assert.match(saved ?? '', /"block_resources": "media, font"/);
   });
 
   test('a bad URL shows the server 400 text beside the form', async () => {
@@ -251,6 +251,9 @@ describe('dashboard', () => {
 
   test('the playground shows the curl command with the key as a variable, and runs', async () => {
     await page.getByRole('link', { name: 'Playground' }).click();
+    await page.getByLabel('Target URL').fill('ftp://nope');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    assert.match(await text(page.getByTestId('form-error')), /url/i);
     await page.getByLabel('Target URL').fill(site.url('/page'));
     await page.getByLabel('Markdown').check();
     const curl = await text(page.getByTestId('curl-command'));

@@ -118,7 +118,8 @@ export function formToConfig(f: ConfigForm): WorkflowConfig {
   put('screenshot', f.screenshot);
   put('screenshot_full_page', f.screenshot_full_page);
   put('markdown', f.markdown);
-  put('block_resources', f.block_resources.join(','));
+  // Comma plus space: the form the description shows and the server stores.
+  put('block_resources', f.block_resources.join(', '));
   put('block_ads', f.block_ads);
   put('block_cookie_banners', f.block_cookie_banners);
   put('block_chat_widgets', f.block_chat_widgets);
