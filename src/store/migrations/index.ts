@@ -1,11 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Dialect } from '../db.js';
 import * as initial from './001-initial.js';
+import * as webhookResults from './003-webhook-results.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
   const all: Record<string, Migration> = {
     '001-initial': { up: (db) => initial.up(db, dialect) },
+    '003-webhook-results': { up: (db) => webhookResults.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }

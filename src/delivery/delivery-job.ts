@@ -1,0 +1,104 @@
+/**
+ * The `webhook-delivery` job: one signed POST per claim (contract 22–23). The request
+ * record's webhook state follows every attempt; when the delivery ends (delivered or failed)
+ * the state and the removal of the stored bytes commit together, so a job re-claimed after
+ * that (its holder died before marking it done) finds no bytes and just ends.
+ */
+import type { Kysely } from 'kysely';
+import type { JobHandler } from '../store/jobs/job-worker.js';
+import type { Database } from '../store/schema.js';
+import { setWebhookState, type WebhookState } from '../workflows/run-records.js';
+import type { DeliveryPayload } from './job-kinds.js';
+import type { WebhookPoster } from './post-webhook.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { signWebhook } from './signature.js';
+import { deleteResult, loadResult, type StoredResult } from './webhook-results.js';
+
+export interface DeliveryJobDeps {
+  db: Kysely<Database>;
+  post: WebhookPoster;
+  /** Base of the exponential backoff (WEBHOOK_BACKOFF_MS). Default 30000. */
+  backoffMs?: number;
+  /** `User-Agent` of deliveries. Default `pagegrab-webhook/1`. */
+  userAgent?: string;
+}
+
+export function deliveryHeaders(
+  payload: DeliveryPayload,
+  stored: StoredResult,
+  secret: string,
+  timestamp: number,
+  userAgent: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': stored.contentType,
+    'User-Agent': userAgent,
+    'X-Request-Id': payload.requestId,
+    'X-Scrape-Status': stored.scrapeStatus,
+    'X-Target-Url': stored.targetUrl,
+    'X-Webhook-Timestamp': String(timestamp),
+    'X-Webhook-Signature': signWebhook(secret, timestamp, stored.body),
+  };
+  if (payload.workflowId) headers['X-Workflow-Id'] = payload.workflowId;
+  if (stored.targetStatus !== null) headers['X-Target-Status'] = String(stored.targetStatus);
+  return headers;
+}
+
+async function webhookSecretOf(db: Kysely<Database>, accountId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('webhook_secret')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row?.webhook_secret ?? null;
+}
+
+export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
+  const { db, post } = deps;
+  const backoffMs = deps.backoffMs ?? 30_000;
+  const userAgent = deps.userAgent ?? 'pagegrab-webhook/1';
+
+  const end = async (payload: DeliveryPayload, state: WebhookState) => {
+    await db.transaction().execute(async (trx) => {
+      await setWebhookState(trx, payload.requestId, state);
+      await deleteResult(trx, payload.requestId);
+    });
+  };
+
+  return async (job, signal) => {
+    const payload = job.payload as DeliveryPayload;
+    const stored = await loadResult(db, payload.requestId);
+    if (!stored) return { type: 'done' };
+    const state = (status: WebhookState['status'], attempts: number, lastError: string | null) =>
+      ({ url: payload.webhookUrl, status, attempts, lastError }) satisfies WebhookState;
+    if (job.attempts > job.maxAttempts) {
+      // Holders died mid-attempt until the budget ran out.
+      const error = job.lastError ?? 'delivery interrupted';
+      await end(payload, state('failed', job.maxAttempts, error));
+      return { type: 'fail', error };
+    }
+    const secret = await webhookSecretOf(db, payload.accountId);
+    if (secret === null) {
+      await end(payload, state('failed', job.attempts - 1, 'account no longer exists'));
+      return { type: 'fail', error: 'account no longer exists' };
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = deliveryHeaders(payload, stored, secret, timestamp, userAgent);
+    const result = await post({ url: payload.webhookUrl, body: stored.body, headers }, signal);
+    if (signal.aborted) return { type: 'release' };
+    if (result.type === 'delivered') {
+      await end(payload, state('delivered', job.attempts, null));
+      return { type: 'done' };
+    }
+    if (result.type === 'failed' || job.attempts >= job.maxAttempts) {
+      await end(payload, state('failed', job.attempts, result.error));
+      return { type: 'fail', error: result.error };
+    }
+    await setWebhookState(db, payload.requestId, state('pending', job.attempts, result.error));
+    return {
+      type: 'retry',
+      runAt: Date.now() + retryDelayMs(job.attempts, backoffMs),
+      error: result.error,
+    };
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Webhook delivery (contract 21–23), built by the composition root: the queue the scraper
+ * route hands prepared scrapes to, and two workers over the shared job table, one running
+ * scrapes, one making delivery attempts.
+ */
+import type { Dispatcher } from 'undici';
+import type { WebhookQueue } from '../api/routes/scraper.get.js';
+import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
+import { outputTypeOf } from '../scrape/params/index.js';
+import type { PreparedScrape, ScrapeService } from '../scrape/scrape-service.js';
+import type { Store } from '../store/db.js';
+import { JobWorker } from '../store/jobs/job-worker.js';
+import { JobQueue } from '../store/jobs.js';
+import { type RunRecord, saveRunRecord } from '../workflows/run-records.js';
+import { deliveryJobHandler } from './delivery-job.js';
+import { DELIVERY_JOB, SCRAPE_JOB, SCRAPE_MAX_ATTEMPTS, scrapeJobId } from './job-kinds.js';
+import { createWebhookPoster } from './post-webhook.js';
+import { scrapeJobHandler } from './scrape-job.js';
+
+export interface WebhookDeliveryOptions {
+  store: Store;
+  scraper: ScrapeService;
+  /** Unique per process: lease owners are `<nodeId>/<kind>`. */
+  nodeId: string;
+  /** ALLOW_PRIVATE_NETWORKS: webhook addresses may be non-public. */
+  allowPrivateNetworks: boolean;
+  /** WEBHOOK_BACKOFF_MS: base of the retry backoff. Default 30000 (8 attempts ≈ 1 h). */
+  backoffMs?: number;
+  /** WEBHOOK_TIMEOUT_MS: per-attempt timeout. Default 10000. */
+  timeoutMs?: number;
+  /** JOB_LEASE_MS: how long a dead process's job stays locked. Default 60000. */
+  leaseMs?: number;
+  /** WEBHOOK_SCRAPE_CONCURRENCY: webhook scrapes run at once on this node. Default 8. */
+  scrapeConcurrency?: number;
+  /** WEBHOOK_DELIVERY_CONCURRENCY: delivery attempts in flight on this node. Default 32. */
+  deliveryConcurrency?: number;
+  /** JOB_POLL_MS: how often idle workers look for due jobs. Default 500. */
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface WebhookDelivery {
+  queue: WebhookQueue;
+  jobs: JobQueue;
+  start(): Promise<void>;
+  /** Takes no new jobs; running ones get `graceMs`, then are handed back to the queue. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** The request record as it stands while the scrape waits in the queue (contract 32). */
+function pendingRecord(prepared: PreparedScrape): RunRecord {
+  const { options } = prepared;
+  return {
+    id: prepared.requestId,
+    accountId: prepared.accountId,
+    workflowId: prepared.workflowId,
+    url: options.url,
+    status: 'pending',
+    statusCode: null,
+    targetStatus: null,
+    outputType: outputTypeOf(options),
+    render: options.render,
+    proxyType: options.proxyType,
+    proxyCountry: options.proxyCountry,
+    credits: 0,
+    durationMs: null,
+    error: null,
+    webhook: { url: options.webhookUrl ?? '', status: 'pending', attempts: 0, lastError: null },
+    createdAt: prepared.createdAt,
+  };
+}
+
+export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
+  const { store } = options;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const jobs = new JobQueue(store.db, store.dialect);
+  const guard = { allowPrivate: options.allowPrivateNetworks };
+  const dispatchers = createDispatchers(guard, 16);
+  const dispatcher: Dispatcher = dispatchers.get(null);
+  const post = createWebhookPoster({
+    guard,
+    dispatcher,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  const onError = options.onError;
+  const common = { queue: jobs, leaseMs, ...(options.pollMs ? { pollMs: options.pollMs } : {}) };
+  const deliveries = new JobWorker({
+    ...common,
+    workerId: `${options.nodeId}/${DELIVERY_JOB}`,
+    kinds: [DELIVERY_JOB],
+    concurrency: options.deliveryConcurrency ?? 32,
+    handler: deliveryJobHandler({
+      db: store.db,
+      post,
+      ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
+    }),
+    ...(onError ? { onError } : {}),
+  });
+  const scrapeWorkerId = `${options.nodeId}/${SCRAPE_JOB}`;
+  const scrapes = new JobWorker({
+    ...common,
+    workerId: scrapeWorkerId,
+    kinds: [SCRAPE_JOB],
+    concurrency: options.scrapeConcurrency ?? 8,
+    handler: scrapeJobHandler({
+      db: store.db,
+      jobs,
+      scraper: options.scraper,
+      workerId: scrapeWorkerId,
+      leaseMs,
+      onDeliveryQueued: () => deliveries.wake(),
+    }),
+    ...(onError ? { onError } : {}),
+  });
+
+  return {
+    jobs,
+    queue: {
+      async enqueue(prepared) {
+        // The pending record and the job commit together: the caller's "ok" means both exist.
+        await store.db.transaction().execute(async (trx) => {
+          await saveRunRecord(trx, pendingRecord(prepared));
+          await jobs.within(trx).enqueue(SCRAPE_JOB, prepared, {
+            id: scrapeJobId(prepared.requestId),
+            maxAttempts: SCRAPE_MAX_ATTEMPTS,
+          });
+        });
+        scrapes.wake();
+      },
+    },
+    async start() {
+      // The embedded store has one server (DATA_DIR lock): leases left by a killed process
+      // are dead for sure, so its jobs resume now rather than after the lease timeout.
+      if (store.dialect === 'sqlite') await jobs.releaseAllLeases();
+      scrapes.start();
+      deliveries.start();
+    },
+    async stop(graceMs) {
+      await Promise.all([scrapes.stop(graceMs), deliveries.stop(graceMs)]);
+      await dispatchers.close();
+    },
+  };
+}
