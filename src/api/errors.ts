@@ -40,6 +40,8 @@ const catalog = {
   CONFIG_REQUIRED: [400, () => 'Config is required!'],
   UNKNOWN_CONFIG_FIELD: [400, (name: string) => `Unknown config field: ${name}`],
   ONLY_NAME_AND_CONFIG: [400, () => 'Only name and config can be edited'],
+  NOTHING_TO_EDIT: [400, () => 'Name or config is required!'],
+  ONLY_NAME_RENAME: [400, () => 'Only name can be changed here; use /api/workflow/edit/{id}'],
   INSUFFICIENT_CREDITS: [402, () => 'Insufficient credits to make the request.'],
   INSTRUCTION_FAILED: [
     422,

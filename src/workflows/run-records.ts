@@ -72,26 +72,38 @@ function toRow(record: RunRecord) {
   };
 }
 
-/** Inserts the record, or completes a pending one (webhook runs), and updates the workflow. */
+/**
+ * Inserts the record, or completes a pending one (webhook runs), and updates the workflow.
+ * Saving the same finished record twice (a retried job) adds its credits once: the workflow
+ * gains the difference from what the row already counted. lastRun only moves forward, so
+ * runs that finish out of order leave the newest start.
+ */
 export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Promise<void> {
   const row = toRow(record);
   const { id, ...rest } = row;
-  const updated = await db
-    .updateTable('requests')
-    .set(rest)
+  const before = await db
+    .selectFrom('requests')
+    .select(['status', 'credits'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await db.insertInto('requests').values(row).execute();
-  if (record.workflowId && record.status !== 'pending') {
-    await db
-      .updateTable('workflows')
-      .set((eb) => ({
-        last_run_at: record.createdAt,
-        credits_spent: eb('credits_spent', '+', record.credits),
-      }))
-      .where('id', '=', record.workflowId)
-      .execute();
-  }
+  if (before) await db.updateTable('requests').set(rest).where('id', '=', id).execute();
+  else await db.insertInto('requests').values(row).execute();
+  if (!record.workflowId || record.status === 'pending') return;
+  const counted = before && before.status !== 'pending' ? Number(before.credits) : 0;
+  const delta = record.credits - counted;
+  await db
+    .updateTable('workflows')
+    .set((eb) => ({
+      last_run_at: eb
+        .case()
+        .when(eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<', record.createdAt)]))
+        .then(record.createdAt)
+        .else(eb.ref('last_run_at'))
+        .end(),
+      credits_spent: eb('credits_spent', '+', delta),
+    }))
+    .where('id', '=', record.workflowId)
+    .execute();
 }
 
 export async function setWebhookState(

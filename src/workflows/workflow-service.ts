@@ -1,0 +1,160 @@
+/**
+ * Workflows as a state machine (description "States and transitions", contract 24–32):
+ * active ⇄ archived; edits only while active; nothing is ever deleted. Every operation
+ * first finds the workflow among the caller's own (another account's is "not found"),
+ * then checks the state, then the input (contract 1.2's order).
+ */
+import { appError } from '../api/errors.js';
+import { normalizeWorkflowConfig } from '../scrape/params/index.js';
+import type { Store } from '../store/db.js';
+import { newId } from '../store/ids.js';
+import { applyMergePatch } from './merge-patch.js';
+import {
+  bodyObject,
+  type HistoryQuery,
+  type ListQuery,
+  parseEditBody,
+  parseName,
+  parseRenameBody,
+  unknownCursor,
+} from './workflow-input.js';
+import {
+  type RequestRecordJson,
+  toRecordJson,
+  toWorkflowJson,
+  type WorkflowJson,
+} from './workflow-json.js';
+import {
+  findOwnedWorkflow,
+  findRecordPosition,
+  insertWorkflow,
+  listRecords,
+  listWorkflows,
+  setArchived,
+  updateWorkflow,
+  type WorkflowRow,
+} from './workflow-store.js';
+
+export interface WorkflowServiceOptions {
+  /** Epoch ms. Default Date.now. */
+  now?: () => number;
+}
+
+export class WorkflowService {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: Store,
+    options: WorkflowServiceOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Newest first; complete unless the caller asked for a page (`limit`, `before`). */
+  async list(accountId: string, query: ListQuery): Promise<WorkflowJson[]> {
+    const { db } = this.store;
+    let before: { createdAt: number; id: string } | undefined;
+    if (query.before !== undefined) {
+      const row = await findOwnedWorkflow(db, accountId, query.before);
+      if (!row) throw unknownCursor();
+      before = { createdAt: row.created_at, id: row.id };
+    }
+    const rows = await listWorkflows(db, accountId, {
+      ...(query.archived === undefined ? {} : { archived: query.archived }),
+      ...(query.limit === undefined ? {} : { limit: query.limit }),
+      ...(before ? { before } : {}),
+    });
+    return rows.map(toWorkflowJson);
+  }
+
+  /** Contract 27: name first (`Name is required!`), then config. */
+  async create(accountId: string, body: unknown): Promise<WorkflowJson> {
+    const input = bodyObject(body);
+    const name = parseName(input.name);
+    const config = normalizeWorkflowConfig(input.config);
+    const now = this.now();
+    const row: WorkflowRow = {
+      id: newId(),
+      account_id: accountId,
+      name,
+      config: JSON.stringify(config),
+      archived: 0,
+      credits_spent: 0,
+      last_run_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertWorkflow(this.store.db, row);
+    return toWorkflowJson(row);
+  }
+
+  /** Contract 29: name and/or a merge patch of the config, on an active workflow. */
+  edit(accountId: string, id: string, body: unknown): Promise<WorkflowJson> {
+    return this.change(accountId, id, (row) => {
+      const edit = parseEditBody(body);
+      const set: Partial<WorkflowRow> = {};
+      if (edit.name !== undefined) set.name = edit.name;
+      if (Object.hasOwn(edit, 'configPatch')) {
+        const merged = applyMergePatch(JSON.parse(row.config), edit.configPatch);
+        set.config = JSON.stringify(normalizeWorkflowConfig(merged));
+      }
+      return set;
+    });
+  }
+
+  rename(accountId: string, id: string, body: unknown): Promise<WorkflowJson> {
+    return this.change(accountId, id, () => ({ name: parseRenameBody(body) }));
+  }
+
+  async archive(accountId: string, id: string): Promise<WorkflowJson> {
+    return this.setArchived(accountId, id, true);
+  }
+
+  async unarchive(accountId: string, id: string): Promise<WorkflowJson> {
+    return this.setArchived(accountId, id, false);
+  }
+
+  /** Contract 32: records stay readable after archiving. */
+  async history(accountId: string, id: string, query: HistoryQuery): Promise<RequestRecordJson[]> {
+    const { db } = this.store;
+    const row = await findOwnedWorkflow(db, accountId, id);
+    if (!row) throw appError('WORKFLOW_NOT_FOUND');
+    let before: { createdAt: number; id: string } | undefined;
+    if (query.before !== undefined) {
+      before = await findRecordPosition(db, row.id, query.before);
+      if (!before) throw unknownCursor();
+    }
+    const rows = await listRecords(db, row.id, query.limit, before);
+    return rows.map(toRecordJson);
+  }
+
+  /**
+   * Read-modify-write under a row lock (PostgreSQL) or SQLite's single writer, so two
+   * concurrent merge patches both land and an edit cannot slip past an archive.
+   */
+  private async change(
+    accountId: string,
+    id: string,
+    compute: (row: WorkflowRow) => Partial<WorkflowRow>,
+  ): Promise<WorkflowJson> {
+    const { db, dialect } = this.store;
+    return db.transaction().execute(async (trx) => {
+      const row = await findOwnedWorkflow(trx, accountId, id, dialect);
+      if (!row) throw appError('WORKFLOW_NOT_FOUND');
+      if (row.archived) throw appError('WORKFLOW_ARCHIVED');
+      const set = { ...compute(row), updated_at: Math.max(this.now(), row.updated_at) };
+      await updateWorkflow(trx, row.id, set);
+      return toWorkflowJson({ ...row, ...set });
+    });
+  }
+
+  private async setArchived(
+    accountId: string,
+    id: string,
+    archived: boolean,
+  ): Promise<WorkflowJson> {
+    const row = await setArchived(this.store.db, accountId, id, archived, this.now());
+    if (!row) throw appError('WORKFLOW_NOT_FOUND');
+    return toWorkflowJson(row);
+  }
+}
