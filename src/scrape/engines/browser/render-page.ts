@@ -60,7 +60,11 @@ export async function renderOnPage(
       const collect = blockers.collectDomTokensInPage;
       const dom = collect ? await budget.race(page.evaluate(collect)) : undefined;
       const css = blockers.cosmeticCss(blockers.engines, page.url(), which, dom);
-      if (css) await budget.race(page.addStyleTag({ content: css }));
+      // A screenshot hides what the rules match; HTML and Markdown leave it out entirely, so
+      // neither the blocked elements nor the rules' stylesheet reach the caller.
+      if (css && plan.output === 'screenshot')
+        await budget.race(page.addStyleTag({ content: css }));
+      else if (css) await budget.race(page.evaluate(removeMatchedElements, css));
     }
     const html = await budget.race(page.content());
     const screenshot =
@@ -114,4 +118,20 @@ async function takeScreenshot(
   // Taller pages are cut: Chromium cannot paint a surface beyond ~16k pixels reliably.
   const clip = { x: 0, y: 0, width: plan.options.windowWidth, height: options.maxFullPageHeight };
   return budget.race(page.screenshot({ type: 'png', fullPage: true, clip, timeout }));
+}
+
+/** Runs in the page: removes every element a hiding rule of `css` matches. */
+function removeMatchedElements(css: string): void {
+  const style = document.createElement('style');
+  style.textContent = css;
+  document.head.append(style);
+  for (const rule of Array.from(style.sheet?.cssRules ?? [])) {
+    if (!(rule instanceof CSSStyleRule)) continue;
+    try {
+      for (const element of document.querySelectorAll(rule.selectorText)) element.remove();
+    } catch {
+      // A selector this Chromium does not support matches nothing.
+    }
+  }
+  style.remove();
 }
