@@ -11,9 +11,9 @@ import { newId } from '../store/ids.js';
 import { applyMergePatch } from './merge-patch.js';
 import {
   bodyObject,
-  type HistoryQuery,
   type ListQuery,
   parseEditBody,
+  parseHistoryQuery,
   parseName,
   parseRenameBody,
   unknownCursor,
@@ -114,11 +114,16 @@ export class WorkflowService {
     return this.setArchived(accountId, id, false);
   }
 
-  /** Contract 32: records stay readable after archiving. */
-  async history(accountId: string, id: string, query: HistoryQuery): Promise<RequestRecordJson[]> {
+  /** Contract 32: records stay readable after archiving. The workflow is checked first. */
+  async history(
+    accountId: string,
+    id: string,
+    rawQuery: Record<string, unknown>,
+  ): Promise<RequestRecordJson[]> {
     const { db } = this.store;
     const row = await findOwnedWorkflow(db, accountId, id);
     if (!row) throw appError('WORKFLOW_NOT_FOUND');
+    const query = parseHistoryQuery(rawQuery);
     let before: { createdAt: number; id: string } | undefined;
     if (query.before !== undefined) {
       before = await findRecordPosition(db, row.id, query.before);

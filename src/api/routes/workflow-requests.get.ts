@@ -1,6 +1,6 @@
 /** GET /api/workflow/requests/{id}/: a workflow's run records, newest first (contract 32). */
 import { Type } from '@sinclair/typebox';
-import { HISTORY_LIMIT, parseHistoryQuery } from '../../workflows/workflow-input.js';
+import { HISTORY_LIMIT } from '../../workflows/workflow-input.js';
 import { RequestRecordSchema } from '../../workflows/workflow-json.js';
 import type { WorkflowService } from '../../workflows/workflow-service.js';
 import type { AppInstance } from '../app.js';
@@ -39,8 +39,7 @@ export function registerWorkflowRequestsRoute(app: AppInstance, service: Workflo
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      const query = parseHistoryQuery(request.query as Record<string, unknown>);
-      return service.history(accountOf(request).id, id, query);
+      return service.history(accountOf(request).id, id, request.query as Record<string, unknown>);
     },
   );
 }
