@@ -6,9 +6,33 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 
 const API_KEY_IN_QUERY = /([?&](?:api_key|apiKey)=)[^&#]*/gi;
+/**
+ * Keys also travel inside other parameters (`config={"api_key":...}`, a target URL that
+ * carries one): our keys have a recognisable prefix, so any occurrence is cut.
+ */
+const OUR_KEY_ANYWHERE = /pgk_[A-Za-z0-9_-]+/g;
 
-export function redactUrl(url: string): string {
-  return url.replace(API_KEY_IN_QUERY, '$1[REDACTED]');
+export function redactUrl(url: string, keys: readonly string[] = []): string {
+  let out = url
+    .replace(API_KEY_IN_QUERY, '$1[REDACTED]')
+    .replace(OUR_KEY_ANYWHERE, 'pgk_[REDACTED]');
+  // A key of any other shape the caller sent is cut wherever else it appears, encoded or not.
+  for (const key of keys) {
+    if (key.length < 8) continue;
+    for (const form of new Set([key, encodeURIComponent(key)]))
+      out = out.split(form).join('[REDACTED]');
+  }
+  return out;
+}
+
+function keysOf(request: FastifyRequest): string[] {
+  const found: string[] = [];
+  // Pino also calls the serializer with objects that only look like a request.
+  const header = request.headers?.['x-api-key'];
+  for (const value of [header].flat()) if (typeof value === 'string') found.push(value);
+  const query = request.query as Record<string, unknown> | undefined;
+  for (const value of [query?.api_key].flat()) if (typeof value === 'string') found.push(value);
+  return found;
 }
 
 export const redactPaths = [
@@ -22,7 +46,7 @@ export const redactPaths = [
 export function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactUrl(request.url),
+    url: redactUrl(request.url, keysOf(request)),
     remoteAddress: request.ip,
   };
 }
