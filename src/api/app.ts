@@ -10,14 +10,15 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
+import { appError } from './errors.js';
 import { RequestLogController, redactPaths, serializeRequest } from './logging.js';
 import type { Metrics } from './metrics.js';
 import { createAuthenticate } from './plugins/auth.js';
-import { RouteTable, registerErrorHandling } from './plugins/error-handler.js';
+import { RouteTable, registerErrorHandling, sendError } from './plugins/error-handler.js';
 import { registerAccountRoute } from './routes/account.get.js';
 import { registerHealthRoutes } from './routes/health.js';
 
@@ -57,6 +58,16 @@ function createFastify(deps: AppDeps) {
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Bad percent-encoding never reaches the error handler; Fastify's default answer echoes
+    // the whole URL, API key included. These skip onRequest, so the request id is set here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('X-Request-Id', request.id);
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendError(
+        reply,
+        tooLong ? appError('URL_TOO_LONG') : appError('BAD_REQUEST', 'Malformed URL'),
+      );
+    },
     // Malformed requests the HTTP parser rejects still get the `{"error"}` shape.
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
       if (!socket.writable) return socket.destroy();
@@ -80,6 +91,14 @@ export type AppInstance = ReturnType<typeof createFastify> & {
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = createFastify(deps) as AppInstance;
+  // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered.
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    const body = JSON.stringify({ error: 'Method CONNECT is not allowed on this route' });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
   app.decorateRequest('account', null);

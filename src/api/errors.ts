@@ -55,6 +55,7 @@ const catalog = {
   NOT_READY: [503, (reason: string) => `Service is not ready: ${reason}`],
   TIMED_OUT: [504, (ms: number) => `Timed out after ${ms} ms`],
   INTERNAL: [500, () => 'Internal server error'],
+  URL_TOO_LONG: [414, () => 'Request URL is too long'],
 } as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
 
 export type ErrorCode = keyof typeof catalog;
