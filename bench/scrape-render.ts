@@ -1,0 +1,243 @@
+/**
+ * GET /api/scraper?render=true on the real service (a child `pagegrab serve`, its own
+ * process so its CPU is measured apart from this client) against the bare Playwright loop
+ * (bench/scrape-render-bare.ts: same Chromium and flags, a new context per request) on the
+ * same local page, at several concurrencies; plus the route's screenshot and markdown
+ * variants. Target (issue 4): route html throughput >= 1.5x the bare loop (floor 0.9x).
+ *   node --import tsx bench/scrape-render.ts [requests per cell, 40] [concurrencies, 1,2,4]
+ *
+ * CPU counts user+system of the whole process tree INCLUDING reaped children (cutime,
+ * cstime): Chromium's renderers exit with their context, and their time then lives only in
+ * the reaping parent's counters. The service runs with ALLOW_PRIVATE_NETWORKS=true (the page
+ * is on 127.0.0.1), so the per-host SSRF lookup is not in these figures.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { processTree } from '../src/scrape/engines/browser/chromium-process.js';
+import { percentile, runBareBaseline, serveBenchPage } from './scrape-render-bare.js';
+
+type Variant = 'html' | 'screenshot' | 'markdown';
+const VARIANT_PARAMS: Record<Variant, Record<string, string>> = {
+  html: {},
+  screenshot: { screenshot: 'true' },
+  markdown: { markdown: 'true' },
+};
+const CLI = ['--import', 'tsx', join(import.meta.dirname, '../src/cli/main.ts')];
+
+interface Cell {
+  name: string;
+  concurrency: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** CPU seconds per request: Chromium tree, and the Node process that drives it. */
+  chromiumCpu: number;
+  nodeCpu: number;
+  load1: number;
+}
+
+/** User+system seconds of a process tree, reaped children included. */
+function treeCpu(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return ticks / 100;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Service {
+  base: string;
+  apiKey: string;
+  child: ChildProcess;
+  chromiumPids(): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+async function startService(): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-bench-'));
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: 'info',
+  };
+  const create = spawnSync(
+    process.execPath,
+    [...CLI, 'accounts', 'create', '--name', 'bench', '--credits', '100000000', '--json'],
+    { env, encoding: 'utf8' },
+  );
+  if (create.status !== 0) throw new Error(`accounts create failed: ${create.stderr}`);
+  const { apiKey } = JSON.parse(create.stdout.trim().split('\n').at(-1) ?? '{}');
+  const child = spawn(process.execPath, [...CLI, 'serve'], { env, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  const chromiumPids = async (): Promise<number[]> => {
+    const body = (await (await fetch(`${base}/readyz`)).json()) as { browser: { pids: number[] } };
+    return body.browser.pids;
+  };
+  for (let tries = 0; ; tries += 1) {
+    const pids = await chromiumPids().catch(() => []);
+    if (pids.length > 0) break;
+    if (tries > 300 || child.exitCode !== null) throw new Error('the service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    apiKey,
+    child,
+    chromiumPids,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function routeCell(s: Service, url: string, variant: Variant, n: number, c: number) {
+  const query = new URLSearchParams({ api_key: s.apiKey, url, render: 'true' });
+  for (const [k, v] of Object.entries(VARIANT_PARAMS[variant])) query.set(k, v);
+  const one = async (): Promise<number> => {
+    const started = performance.now();
+    const res = await fetch(`${s.base}/api/scraper?${query}`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${variant}: status ${res.status}`);
+    return performance.now() - started;
+  };
+  const loop = async (count: number, latencies: number[]) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: c }, async () => {
+        while (next < count) {
+          next += 1;
+          latencies.push(await one());
+        }
+      }),
+    );
+  };
+  await loop(2 * c, []); // warm-up: every page slot has a warm page
+  const [pid] = await s.chromiumPids();
+  const service0 = treeCpu(s.child.pid ?? 0);
+  const chromium0 = treeCpu(pid ?? 0);
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  await loop(n, latencies);
+  const seconds = (performance.now() - t0) / 1000;
+  const chromium = treeCpu(pid ?? 0) - chromium0;
+  const total = treeCpu(s.child.pid ?? 0) - service0;
+  if ((await s.chromiumPids())[0] !== pid) console.warn('  (the browser was replaced mid-cell)');
+  latencies.sort((a, b) => a - b);
+  return cellOf(`route ${variant}`, c, n, seconds, latencies, chromium, total - chromium);
+}
+
+function cellOf(
+  name: string,
+  concurrency: number,
+  n: number,
+  seconds: number,
+  sorted: number[],
+  chromium: number,
+  node: number,
+): Cell {
+  return {
+    name,
+    concurrency,
+    reqPerSec: n / seconds,
+    p50Ms: percentile(sorted, 50),
+    p95Ms: percentile(sorted, 95),
+    chromiumCpu: chromium / n,
+    nodeCpu: node / n,
+    load1: loadavg()[0] ?? 0,
+  };
+}
+
+/** CPU seconds (Chromium, Node) of one bare-loop run, the idle service's tree excluded. */
+async function bareRun(url: string, n: number, c: number, servicePid: number) {
+  const self0 = process.cpuUsage();
+  const tree0 = treeCpu(process.pid) - treeCpu(servicePid);
+  const result = await runBareBaseline(url, n, c);
+  const self = process.cpuUsage(self0);
+  const node = (self.user + self.system) / 1e6;
+  // Its Chromium was launched and closed inside the run: all of its life, reaped renderers
+  // included, is now in this process's cutime/cstime.
+  const chromium = treeCpu(process.pid) - treeCpu(servicePid) - tree0 - node;
+  return { result, chromium, node };
+}
+
+/**
+ * The bare loop's figures, with CPU per request measured by difference against a run of
+ * one request, so its launch, warm-up and close are not charged to the requests.
+ */
+async function bareCell(url: string, n: number, c: number, servicePid: number): Promise<Cell> {
+  const base = await bareRun(url, 1, 1, servicePid);
+  const run = await bareRun(url, n, c, servicePid);
+  const { result } = run;
+  return {
+    name: 'bare html',
+    concurrency: c,
+    reqPerSec: result.reqPerSec,
+    p50Ms: result.p50Ms,
+    p95Ms: result.p95Ms,
+    chromiumCpu: (run.chromium - base.chromium) / (n - 1),
+    nodeCpu: (run.node - base.node) / (n - 1),
+    load1: loadavg()[0] ?? 0,
+  };
+}
+
+function line(cell: Cell): string {
+  const cpu = cell.chromiumCpu + cell.nodeCpu;
+  return (
+    `${cell.name.padEnd(17)} c=${cell.concurrency}  ${cell.reqPerSec.toFixed(2).padStart(6)} req/s` +
+    `  p50 ${cell.p50Ms.toFixed(0).padStart(5)} ms  p95 ${cell.p95Ms.toFixed(0).padStart(5)} ms` +
+    `  CPU/req ${cpu.toFixed(3)} s (chromium ${cell.chromiumCpu.toFixed(3)}, node ${cell.nodeCpu.toFixed(3)})` +
+    `  load1 ${cell.load1.toFixed(2)}`
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const n = Number(process.argv[2] ?? 40);
+  const concurrencies = (process.argv[3] ?? '1,2,4').split(',').map(Number);
+  const page = await serveBenchPage();
+  const service = await startService();
+  console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+  console.log(`${n} requests per cell after a warm-up; page ${page.url}`);
+  const ratios: string[] = [];
+  try {
+    for (const c of concurrencies) {
+      const bare = await bareCell(page.url, n, c, service.child.pid ?? 0);
+      console.log(line(bare));
+      const cells: Cell[] = [];
+      for (const variant of ['html', 'screenshot', 'markdown'] as const) {
+        cells.push(await routeCell(service, page.url, variant, n, c));
+        console.log(line(cells.at(-1) as Cell));
+      }
+      const html = cells[0] as Cell;
+      ratios.push(`c=${c}: ${(html.reqPerSec / bare.reqPerSec).toFixed(2)}x`);
+    }
+  } finally {
+    await service.stop();
+    await page.close();
+  }
+  console.log(`route html / bare throughput: ${ratios.join(', ')} (target >= 1.5x, floor 0.9x)`);
+  console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+}
