@@ -50,6 +50,20 @@ async function ensureFirstAccount(store: Store, config: Config, announce?: (l: s
   announce?.(`API key: ${apiKey}`);
 }
 
+/**
+ * app.close() stops listening and waits for open connections, but Node closes idle keep-alive
+ * sockets only once, when called: a socket whose response ends later would hold the drain
+ * until its keep-alive timeout (72 s in Fastify). So idle sockets are swept until closed.
+ */
+async function closeHttp(app: AppInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}
+
 export async function startService(
   config: Config,
   options: ServiceOptions = {},
@@ -119,7 +133,7 @@ export async function startService(
         });
         // The workers stop taking jobs at once; running ones finish or are handed back.
         await Promise.all([
-          Promise.race([app.close(), grace]),
+          Promise.race([closeHttp(app), grace]),
           webhooks.stop(config.shutdownGraceMs),
         ]);
         await scrape.close();

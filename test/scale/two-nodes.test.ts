@@ -1,0 +1,128 @@
+/**
+ * Two service processes on one PostgreSQL behave as one service: credits and the per-account
+ * concurrency limit hold across both nodes, and SIGTERM drains a node without dropping the
+ * requests it is serving.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
+import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
+import { createAccountCli, type ServiceNode, startNode } from './service-node.js';
+
+/** Runs `count` tasks, at most `width` at a time. */
+async function pool<T>(count: number, width: number, task: (i: number) => Promise<T>) {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: width }, lane));
+  return results;
+}
+
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+  return counts;
+}
+
+async function scrape(node: ServiceNode, apiKey: string, target: string): Promise<number> {
+  const query = new URLSearchParams({ api_key: apiKey, url: target });
+  const response = await fetch(`${node.url}/api/scraper?${query}`);
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function balance(node: ServiceNode, apiKey: string): Promise<number> {
+  const response = await fetch(`${node.url}/api/account`, { headers: { 'X-API-Key': apiKey } });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { credits: number }).credits;
+}
+
+/** A fixture endpoint that holds each request `ms` and records the most held at once. */
+function heldEndpoint(site: FixtureSite, path: string, ms: number) {
+  const counter = { now: 0, max: 0 };
+  site.route(path, (_req, res) => {
+    counter.now += 1;
+    counter.max = Math.max(counter.max, counter.now);
+    const timer = setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>held</title><p>held</p>');
+    }, ms);
+    res.once('close', () => {
+      clearTimeout(timer);
+      counter.now -= 1;
+    });
+  });
+  return counter;
+}
+
+describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
+  let site: FixtureSite;
+  let database: { url: string; drop(): Promise<void> };
+  let nodes: ServiceNode[] = [];
+
+  before(async () => {
+    site = await startFixtureSite();
+    database = await createTestDatabase();
+    // Both start on the empty database at once: their migrations must not collide.
+    nodes = await Promise.all([startNode(database.url), startNode(database.url)]);
+  });
+
+  after(async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await site?.close();
+    await database?.drop();
+  });
+
+  test('200 scrapes over both nodes on 100 credits give exactly 100 successes and a balance of 0', async () => {
+    const account = await createAccountCli(database.url, 100, 10);
+    const statuses = await pool(200, 8, (i) =>
+      scrape(nodes[i % 2] as ServiceNode, account.apiKey, site.url(`/page?i=${i}`)),
+    );
+    assert.deepEqual(tally(statuses), { 200: 100, 402: 100 });
+    assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 0);
+    assert.equal(await balance(nodes[1] as ServiceNode, account.apiKey), 0);
+  });
+
+  test('the concurrency limit of 10 holds across nodes: 30 at once never run more than 10', async () => {
+    const account = await createAccountCli(database.url, 1000, 10);
+    const held = heldEndpoint(site, '/held', 2000);
+    site.resetCounters();
+    // 15 per node: a per-node limit would let 20 through.
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        scrape(nodes[i % 2] as ServiceNode, account.apiKey, site.url(`/held?i=${i}`)),
+      ),
+    );
+    const counts = tally(statuses);
+    const ok = counts[200] ?? 0;
+    assert.ok(held.max <= 10, `target saw ${held.max} requests at once`);
+    assert.ok(ok >= 1 && ok <= 10, `${ok} succeeded`);
+    assert.equal(ok + (counts[429] ?? 0), 30, `statuses: ${JSON.stringify(counts)}`);
+    assert.equal(site.hits('/held'), ok, 'every 429 was refused before the target was asked');
+    // The refused ones were not charged: 1 credit per success.
+    assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 1000 - ok);
+  });
+
+  test('a node that gets SIGTERM finishes the scrapes it is serving, then exits 0', async () => {
+    const account = await createAccountCli(database.url, 100, 10);
+    heldEndpoint(site, '/drain', 1500);
+    const victim = nodes[1] as ServiceNode;
+    const inFlight = Array.from({ length: 3 }, (_, i) =>
+      scrape(victim, account.apiKey, site.url(`/drain?i=${i}`)),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const t0 = Date.now();
+    victim.signal('SIGTERM');
+    assert.deepEqual(await Promise.all(inFlight), [200, 200, 200]);
+    const exit = await victim.exited;
+    assert.equal(exit.code, 0, victim.output());
+    assert.ok(Date.now() - t0 < 15_000, `drain took ${Date.now() - t0} ms`);
+    // The other node still serves the same account: 3 charged, 97 left.
+    assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 97);
+  });
+});
