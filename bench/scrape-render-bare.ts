@@ -26,14 +26,20 @@ export interface BareResult {
   chromiumCpuSecPerRequest: number;
 }
 
-/** CPU seconds used so far by a process tree. */
+/**
+ * CPU seconds used so far by a live process tree: utime+stime of every process, plus
+ * cutime+cstime (children already exited and reaped). A context's renderer exits when the
+ * context closes, and its time then survives only in the reaping parent's cutime: without
+ * it, a new-context-per-request loop showed about half its real Chromium CPU. Read it before
+ * closing the browser: the zygotes' counters are lost when they exit.
+ */
 export function treeCpuSeconds(rootPid: number): number {
   let ticks = 0;
   for (const pid of processTree(rootPid)) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // exited
     }
