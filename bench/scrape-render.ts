@@ -6,18 +6,22 @@
  * variants. Target (issue 4): route html throughput >= 1.5x the bare loop (floor 0.9x).
  *   node --import tsx bench/scrape-render.ts [requests per cell, 40] [concurrencies, 1,2,4]
  *
- * CPU counts user+system of the whole process tree INCLUDING reaped children (cutime,
- * cstime): Chromium's renderers exit with their context, and their time then lives only in
- * the reaping parent's counters. The service runs with ALLOW_PRIVATE_NETWORKS=true (the page
+ * CPU: user+system of the live process trees, reaped children included (treeCpuSeconds),
+ * read before any browser closes; the route's Node share is the service process tree minus
+ * its Chromium. The service runs with ALLOW_PRIVATE_NETWORKS=true (the page
  * is on 127.0.0.1), so the per-host SSRF lookup is not in these figures.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processTree } from '../src/scrape/engines/browser/chromium-process.js';
-import { percentile, runBareBaseline, serveBenchPage } from './scrape-render-bare.js';
+import {
+  percentile,
+  runBareBaseline,
+  serveBenchPage,
+  treeCpuSeconds as treeCpu,
+} from './scrape-render-bare.js';
 
 type Variant = 'html' | 'screenshot' | 'markdown';
 const VARIANT_PARAMS: Record<Variant, Record<string, string>> = {
@@ -37,21 +41,6 @@ interface Cell {
   chromiumCpu: number;
   nodeCpu: number;
   load1: number;
-}
-
-/** User+system seconds of a process tree, reaped children included. */
-function treeCpu(root: number): number {
-  let ticks = 0;
-  for (const pid of processTree(root)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    } catch {
-      // exited between the listing and the read
-    }
-  }
-  return ticks / 100;
 }
 
 async function freePort(): Promise<number> {
@@ -171,35 +160,29 @@ function cellOf(
   };
 }
 
-/** CPU seconds (Chromium, Node) of one bare-loop run, the idle service's tree excluded. */
-async function bareRun(url: string, n: number, c: number, servicePid: number) {
+/** Node CPU seconds of one bare-loop run (its Chromium CPU is measured inside, live). */
+async function bareRun(url: string, n: number, c: number) {
   const self0 = process.cpuUsage();
-  const tree0 = treeCpu(process.pid) - treeCpu(servicePid);
   const result = await runBareBaseline(url, n, c);
   const self = process.cpuUsage(self0);
-  const node = (self.user + self.system) / 1e6;
-  // Its Chromium was launched and closed inside the run: all of its life, reaped renderers
-  // included, is now in this process's cutime/cstime.
-  const chromium = treeCpu(process.pid) - treeCpu(servicePid) - tree0 - node;
-  return { result, chromium, node };
+  return { result, node: (self.user + self.system) / 1e6 };
 }
 
 /**
- * The bare loop's figures, with CPU per request measured by difference against a run of
- * one request, so its launch, warm-up and close are not charged to the requests.
+ * The bare loop's figures. Its Chromium CPU excludes launch and warm-up; its Node CPU is
+ * taken by difference against a run of one request, which has the same launch and close.
  */
-async function bareCell(url: string, n: number, c: number, servicePid: number): Promise<Cell> {
-  const base = await bareRun(url, 1, 1, servicePid);
-  const run = await bareRun(url, n, c, servicePid);
-  const { result } = run;
+async function bareCell(url: string, n: number, c: number): Promise<Cell> {
+  const base = await bareRun(url, 1, 1);
+  const { result, node } = await bareRun(url, n, c);
   return {
     name: 'bare html',
     concurrency: c,
     reqPerSec: result.reqPerSec,
     p50Ms: result.p50Ms,
     p95Ms: result.p95Ms,
-    chromiumCpu: (run.chromium - base.chromium) / (n - 1),
-    nodeCpu: (run.node - base.node) / (n - 1),
+    chromiumCpu: result.chromiumCpuSecPerRequest,
+    nodeCpu: (node - base.node) / (n - 1),
     load1: loadavg()[0] ?? 0,
   };
 }
@@ -224,7 +207,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const ratios: string[] = [];
   try {
     for (const c of concurrencies) {
-      const bare = await bareCell(page.url, n, c, service.child.pid ?? 0);
+      const bare = await bareCell(page.url, n, c);
       console.log(line(bare));
       const cells: Cell[] = [];
       for (const variant of ['html', 'screenshot', 'markdown'] as const) {
