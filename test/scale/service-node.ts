@@ -38,12 +38,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The environment of every node and command: only what config.ts reads, nothing inherited. */
-function nodeEnv(databaseUrl: string, dataDir: string, extra: Record<string, string>) {
+/**
+ * The environment of every node and command: only what config.ts reads, nothing inherited.
+ * Without a database URL the node uses the embedded database in DATA_DIR.
+ */
+function nodeEnv(databaseUrl: string | null, dataDir: string, extra: Record<string, string>) {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? tmpdir(),
-    DATABASE_URL: databaseUrl,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     ALLOW_PRIVATE_NETWORKS: 'true',
@@ -67,11 +70,17 @@ async function waitHealthy(url: string, node: ChildProcess, output: () => string
   throw new Error(`node did not become healthy in 60 s:\n${output()}`);
 }
 
+/**
+ * @param databaseUrl the shared PostgreSQL, or null for the embedded database
+ * @param sharedDataDir a DATA_DIR the caller owns (the embedded database of a soak). Default:
+ *   a temp folder removed by stop().
+ */
 export async function startNode(
-  databaseUrl: string,
+  databaseUrl: string | null,
   extraEnv: Record<string, string> = {},
+  sharedDataDir?: string,
 ): Promise<ServiceNode> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-node-'));
+  const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'pagegrab-node-'));
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
     cwd: root,
@@ -99,7 +108,7 @@ export async function startNode(
     async stop() {
       node.signal('SIGKILL');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!sharedDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   try {
@@ -119,11 +128,12 @@ export interface CreatedAccount {
 
 /** `pagegrab accounts create --json` against the shared database. */
 export async function createAccountCli(
-  databaseUrl: string,
+  databaseUrl: string | null,
   credits: number,
   concurrency: number,
+  sharedDataDir?: string,
 ): Promise<CreatedAccount> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-cli-'));
+  const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'pagegrab-cli-'));
   try {
     const name = `scale-${Math.random().toString(36).slice(2, 10)}`;
     const args = ['--import', 'tsx', cli, 'accounts', 'create', '--name', name];
@@ -136,6 +146,6 @@ export async function createAccountCli(
     if (!line) throw new Error(`accounts create printed no JSON: ${stdout}`);
     return JSON.parse(line) as CreatedAccount;
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!sharedDataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }

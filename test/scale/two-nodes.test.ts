@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 import { createAccountCli, type ServiceNode, startNode } from './service-node.js';
+import { startWebhookCounter } from './webhook-counter.js';
 
 /** Runs `count` tasks, at most `width` at a time. */
 async function pool<T>(count: number, width: number, task: (i: number) => Promise<T>) {
@@ -34,6 +35,22 @@ async function scrape(node: ServiceNode, apiKey: string, target: string): Promis
   const response = await fetch(`${node.url}/api/scraper?${query}`);
   await response.arrayBuffer();
   return response.status;
+}
+
+/** A scrape with webhook_url: the node answers at once with the request id. */
+async function enqueue(
+  node: ServiceNode,
+  apiKey: string,
+  target: string,
+  hook: string,
+  extra: Record<string, string> = {},
+) {
+  const query = new URLSearchParams({ api_key: apiKey, url: target, webhook_url: hook, ...extra });
+  const response = await fetch(`${node.url}/api/scraper?${query}`);
+  const body = (await response.json()) as { requestId?: string; error?: string };
+  assert.equal(response.status, 200, JSON.stringify(body));
+  assert.ok(body.requestId);
+  return body.requestId;
 }
 
 async function balance(node: ServiceNode, apiKey: string): Promise<number> {
@@ -106,6 +123,60 @@ describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
     assert.equal(site.hits('/held'), ok, 'every 429 was refused before the target was asked');
     // The refused ones were not charged: 1 credit per success.
     assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 1000 - ok);
+  });
+
+  test('100 webhook jobs enqueued over both nodes are each delivered exactly once', async () => {
+    const account = await createAccountCli(database.url, 1000, 10);
+    const hook = await startWebhookCounter(account.webhookSecret);
+    try {
+      const ids = await pool(100, 8, (i) =>
+        enqueue(nodes[i % 2] as ServiceNode, account.apiKey, site.url(`/page?w=${i}`), hook.url),
+      );
+      await hook.waitFor(ids, 60_000);
+      await new Promise((r) => setTimeout(r, 1000)); // a second delivery would show up by now
+      assert.equal(hook.counts.size, 100);
+      const twice = [...hook.counts.values()].filter((n) => n !== 1).length;
+      assert.equal(twice, 0, `${twice} jobs delivered more than once`);
+      assert.equal(hook.badSignatures, 0);
+      assert.deepEqual(new Set(hook.outcomes.values()), new Set(['success']));
+      assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 900);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  test('kill -9 of a node mid-run loses no webhook job and charges none twice', async () => {
+    const account = await createAccountCli(database.url, 1000, 10);
+    const hook = await startWebhookCounter(account.webhookSecret);
+    // Its leases run out after 2 s, so the survivor takes its jobs over quickly.
+    const doomed = await startNode(database.url, { JOB_LEASE_MS: '2000' });
+    try {
+      heldEndpoint(site, '/job', 400);
+      const pair = [nodes[0] as ServiceNode, doomed];
+      // A short budget: the dead node's account slots expire budget + 30 s after it took them.
+      const ids = await pool(100, 16, (i) =>
+        enqueue(pair[i % 2] as ServiceNode, account.apiKey, site.url(`/job?k=${i}`), hook.url, {
+          timeout: '2000',
+        }),
+      );
+      while (hook.counts.size < 20) await new Promise((r) => setTimeout(r, 50));
+      doomed.signal('SIGKILL');
+      assert.equal((await doomed.exited).signal, 'SIGKILL');
+      const deliveredBeforeKill = hook.counts.size;
+      assert.ok(deliveredBeforeKill < 100, 'the kill came mid-run');
+      await hook.waitFor(ids, 90_000);
+      // At least once: only a job the dead node was delivering at the kill may arrive twice.
+      const repeats = [...hook.counts.values()].filter((n) => n > 1).length;
+      assert.ok(repeats <= 10, `${repeats} jobs delivered more than once`);
+      assert.equal(hook.badSignatures, 0);
+      // Each success charged once, each failure (a budget run out under load) refunded.
+      const successes = [...hook.outcomes.values()].filter((o) => o === 'success').length;
+      assert.ok(successes >= 50, `${successes} of 100 succeeded`);
+      assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 1000 - successes);
+    } finally {
+      await doomed.stop();
+      await hook.close();
+    }
   });
 
   test('a node that gets SIGTERM finishes the scrapes it is serving, then exits 0', async () => {

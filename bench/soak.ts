@@ -1,0 +1,208 @@
+/**
+ * Soak: one service node (a real `serve` process) under steady mixed traffic — plain,
+ * markdown, rendered, screenshots, webhooks, workflow runs, 5% garbage — against a loopback
+ * fixture site. Reports requests served, 5xx, p50/p99 by kind, and the RSS of the service and
+ * of Chromium after warm-up and at the end. Passes with no 5xx, no transport errors, every
+ * webhook delivered, RSS growth ≤ 10% after warm-up, and a clean SIGTERM drain.
+ *   node --import tsx bench/soak.ts [--minutes 10] [--rate 4] [--database-url postgres://…]
+ * Not part of npm test. Bounded: the run, then at most ~3 minutes of draining.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { treeRssBytes } from '../src/scrape/engines/browser/chromium-process.js';
+import { startFixtureSite } from '../test/helpers/fixture-site.js';
+import { createAccountCli, startNode } from '../test/scale/service-node.js';
+import { startWebhookCounter } from '../test/scale/webhook-counter.js';
+import { buildRequest, type Kind, pickKind, type SoakTargets } from './soak-traffic.js';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '4' },
+    'database-url': { type: 'string' },
+  },
+});
+const minutes = Number(values.minutes);
+const rate = Number(values.rate);
+/** Memory is compared from the end of warm-up: 1 minute, or a fifth of a shorter run. */
+const warmupMs = Math.min(60_000, (minutes * 60_000) / 5);
+/** Client-side bound on requests in flight (beyond it the tick is skipped and counted). */
+const MAX_IN_FLIGHT = 48;
+
+const PARAGRAPH =
+  '<p>Steady traffic keeps a service honest: leaks show up as slow growth, not as crashes.</p>';
+const SECTION =
+  '<h2>Section</h2><p>Text with <a href="/page">a link</a> and <code>code</code>.</p><ul><li>one</li><li>two</li></ul>';
+const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Soak article</title></head>
+<body><nav><a href="/">Home</a> <a href="/page">Page</a></nav><main><article><h1>Soak article</h1>
+${PARAGRAPH.repeat(3)}${SECTION.repeat(8)}</article></main><footer>Footer text</footer></body></html>`;
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const rssOf = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-soak-'));
+const databaseUrl = values['database-url'] ?? null;
+const site = await startFixtureSite();
+site.html('/article', ARTICLE);
+const account = await createAccountCli(databaseUrl, 1_000_000_000, 64, dataDir);
+const hook = await startWebhookCounter(account.webhookSecret);
+const node = await startNode(databaseUrl, {}, dataDir);
+
+async function memory() {
+  const ready = (await (await fetch(`${node.url}/readyz`)).json()) as {
+    browser: { pids?: number[] };
+  };
+  const chromium = (ready.browser.pids ?? []).reduce((sum, pid) => sum + treeRssBytes(pid), 0);
+  return { service: rssOf(node.pid), chromium };
+}
+
+const created = await fetch(`${node.url}/api/workflow/create`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+  body: JSON.stringify({ name: 'soak', config: { url: site.url('/article'), markdown: true } }),
+});
+const workflowId = ((await created.json()) as { id: string }).id;
+const targets: SoakTargets = {
+  base: node.url,
+  apiKey: account.apiKey,
+  page: site.url('/page'),
+  article: site.url('/article'),
+  webhookUrl: hook.url,
+  workflowId,
+};
+
+const latencies = new Map<Kind, number[]>();
+const statuses = new Map<Kind, Map<number, number>>();
+const webhookIds: string[] = [];
+let served = 0;
+let serverErrors = 0;
+let transportErrors = 0;
+let unexpected = 0;
+let skipped = 0;
+let inFlight = 0;
+
+async function one(kind: Kind, n: number): Promise<void> {
+  const request = buildRequest(kind, targets, n, Math.random());
+  const t0 = performance.now();
+  let status = 0;
+  try {
+    const response = await fetch(request.url, {
+      method: request.method,
+      ...(request.headers ? { headers: request.headers } : {}),
+      signal: AbortSignal.timeout(130_000),
+    });
+    status = response.status;
+    const body = Buffer.from(await response.arrayBuffer());
+    if (kind === 'webhook' && status === 200) {
+      webhookIds.push((JSON.parse(body.toString()) as { requestId: string }).requestId);
+    }
+  } catch {
+    transportErrors += 1;
+  }
+  const ms = performance.now() - t0;
+  served += status ? 1 : 0;
+  if (status >= 500) serverErrors += 1;
+  const expectedOk = kind === 'garbage' ? status >= 400 && status < 500 : status === 200;
+  if (status && !expectedOk) unexpected += 1;
+  latencies.set(kind, [...(latencies.get(kind) ?? []), ms]);
+  const byStatus = statuses.get(kind) ?? new Map<number, number>();
+  byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  statuses.set(kind, byStatus);
+}
+
+const atStart = await memory();
+console.log(
+  `soak: ${minutes} min at ${rate} req/s on ${node.url} (${databaseUrl ? 'PostgreSQL' : 'embedded'})`,
+);
+const t0 = Date.now();
+const end = t0 + minutes * 60_000;
+let afterWarmup: { service: number; chromium: number } | null = null;
+const pending = new Set<Promise<void>>();
+let n = 0;
+let lastLog = t0;
+while (Date.now() < end) {
+  if (!afterWarmup && Date.now() - t0 >= warmupMs) {
+    afterWarmup = await memory();
+    console.log(
+      `warm-up done: service ${mib(afterWarmup.service)} MiB, chromium ${mib(afterWarmup.chromium)} MiB`,
+    );
+  }
+  if (inFlight >= MAX_IN_FLIGHT) skipped += 1;
+  else {
+    inFlight += 1;
+    const p = one(pickKind(Math.random()), n++).finally(() => {
+      inFlight -= 1;
+      pending.delete(p);
+    });
+    pending.add(p);
+  }
+  if (Date.now() - lastLog >= 60_000) {
+    lastLog = Date.now();
+    console.log(
+      `${((Date.now() - t0) / 60_000).toFixed(1)} min: ${served} served, ${serverErrors} 5xx, in flight ${inFlight}`,
+    );
+  }
+  await new Promise((r) => setTimeout(r, 1000 / rate));
+}
+await Promise.all(pending);
+let undelivered = 0;
+try {
+  await hook.waitFor(webhookIds, 60_000);
+} catch (error) {
+  undelivered = webhookIds.filter((id) => !hook.counts.has(id)).length;
+  console.log((error as Error).message);
+}
+await new Promise((r) => setTimeout(r, 2000)); // let the last pages reset before measuring
+const atEnd = await memory();
+const baseline = afterWarmup ?? atStart;
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+console.log('\nkind        n      p50 ms   p99 ms   statuses');
+for (const [kind, list] of latencies) {
+  const tally = [...(statuses.get(kind) ?? [])].map(([s, c]) => `${s}:${c}`).join(' ');
+  console.log(
+    `${kind.padEnd(10)} ${String(list.length).padStart(5)} ${pct(list, 50).toFixed(0).padStart(8)} ${pct(list, 99).toFixed(0).padStart(8)}   ${tally}`,
+  );
+}
+const growth = (a: number, b: number) => (a ? ((b / a - 1) * 100).toFixed(1) : 'n/a');
+console.log(
+  `\nserved ${served}, 5xx ${serverErrors}, transport errors ${transportErrors}, unexpected statuses ${unexpected}, skipped ticks ${skipped}`,
+);
+console.log(
+  `webhooks: ${webhookIds.length} accepted, ${undelivered} undelivered, ${[...hook.counts.values()].filter((c) => c > 1).length} delivered twice, ${hook.badSignatures} bad signatures`,
+);
+console.log(
+  `service RSS: start ${mib(atStart.service)}, after warm-up ${mib(baseline.service)}, end ${mib(atEnd.service)} MiB (${growth(baseline.service, atEnd.service)}%)`,
+);
+console.log(
+  `chromium RSS: start ${mib(atStart.chromium)}, after warm-up ${mib(baseline.chromium)}, end ${mib(atEnd.chromium)} MiB (${growth(baseline.chromium, atEnd.chromium)}%)`,
+);
+
+const drainStart = Date.now();
+node.signal('SIGTERM');
+const exit = await Promise.race([
+  node.exited,
+  new Promise<{ code: null; signal: null }>((r) =>
+    setTimeout(() => r({ code: null, signal: null }), 60_000),
+  ),
+]);
+console.log(`SIGTERM: exit code ${exit.code} after ${Date.now() - drainStart} ms`);
+await node.stop();
+await hook.close();
+await site.close();
+rmSync(dataDir, { recursive: true, force: true });
+const ok =
+  serverErrors === 0 &&
+  transportErrors === 0 &&
+  undelivered === 0 &&
+  atEnd.service <= baseline.service * 1.1 &&
+  atEnd.chromium <= baseline.chromium * 1.1 &&
+  exit.code === 0;
+console.log(ok ? 'SOAK PASS' : 'SOAK FAIL');
+process.exitCode = ok ? 0 : 1;
