@@ -11,6 +11,8 @@ export interface Delivery {
   body: Buffer;
   status: number;
   at: number;
+  /** False when the sender hung up before the answer (it never saw the status). */
+  answered: boolean;
 }
 
 export interface WebhookReceiver {
@@ -21,6 +23,8 @@ export interface WebhookReceiver {
   script(path: string, statuses: number[]): void;
   /** Delay before answering each POST, in ms. Default 0. */
   setDelay(ms: number): void;
+  /** POSTs received and not answered yet (waiting out the delay). */
+  inFlight(): number;
   /** Resolves once `predicate` holds over the deliveries, or rejects after `timeoutMs`. */
   waitFor(predicate: (d: Delivery[]) => boolean, timeoutMs?: number): Promise<Delivery[]>;
   close(): Promise<void>;
@@ -31,19 +35,27 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const scripts = new Map<string, number[]>();
   const waiters = new Set<() => void>();
   let delay = 0;
+  let inFlight = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    inFlight++;
+    let hungUp = false;
+    res.on('close', () => {
+      if (!res.writableFinished) hungUp = true;
+    });
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const status = scripts.get(path)?.shift() ?? 200;
       const answer = () => {
+        inFlight--;
         deliveries.push({
           path,
           headers: req.headers,
           body: Buffer.concat(chunks),
           status,
           at: Date.now(),
+          answered: !hungUp && !res.destroyed,
         });
         res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
         for (const wake of waiters) wake();
@@ -65,6 +77,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     setDelay(ms) {
       delay = ms;
     },
+    inFlight: () => inFlight,
     waitFor(predicate, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -117,6 +117,9 @@ export class JobWorker {
   }
 
   private launch(job: ClaimedJob): void {
+    // Our own lease ran out while the handler still runs (a stalled event loop) and we took
+    // the job again: the running handler goes on under the renewed lease.
+    if (this.running.has(job.id)) return;
     const controller = new AbortController();
     const entry: Running = { job, controller, done: Promise.resolve() };
     entry.done = this.execute(job, controller.signal)

@@ -1,0 +1,80 @@
+/**
+ * Two `pagegrab serve` processes sharing one PostgreSQL (contract 6: several nodes may share
+ * it): webhook jobs enqueued on either are each scraped once and charged once, and all
+ * are delivered.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { openStore } from '../../src/store/db.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
+import { createAccountWithCli, type ServeProcess, spawnServe } from './serve-process.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
+
+const TOTAL = 100;
+const servers: ServeProcess[] = [];
+after(async () => {
+  for (const server of servers) if (server.child.exitCode === null) await server.kill();
+});
+
+test('two nodes on one PostgreSQL run each webhook scrape once and settle it once', {
+  skip: pgSkipReason,
+}, async (t) => {
+  const database = await createTestDatabase();
+  const [site, receiver] = await Promise.all([startFixtureSite(), startWebhookReceiver()]);
+  t.after(async () => {
+    await Promise.all([site.close(), receiver.close()]);
+    await database.drop();
+  });
+  for (let i = 0; i < TOTAL; i++) site.html(`/t/${i}`, `<p>page ${i}</p>`);
+  receiver.setDelay(20);
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: '/nonexistent-unused',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_LEASE_MS: '5000',
+    LOG_LEVEL: 'warn',
+  };
+  const account = await createAccountWithCli(env, 1000);
+  const nodes = await Promise.all([spawnServe(env), spawnServe(env)]);
+  servers.push(...nodes);
+
+  const ids: string[] = [];
+  await Promise.all(
+    Array.from({ length: TOTAL }, async (_, i) => {
+      const node = nodes[i % 2] as ServeProcess;
+      const query = new URLSearchParams({
+        api_key: account.apiKey,
+        url: site.url(`/t/${i}`),
+        webhook_url: receiver.url('/two'),
+      });
+      const res = await fetch(`${node.url}/api/scraper?${query}`);
+      assert.equal(res.status, 200);
+      ids.push(((await res.json()) as { requestId: string }).requestId);
+    }),
+  );
+  const delivered = () => new Set(receiver.deliveries.map((d) => d.headers['x-request-id']));
+  await receiver.waitFor(() => delivered().size >= TOTAL, 90_000);
+  await Promise.all(nodes.map((node) => node.stop()));
+
+  for (let i = 0; i < TOTAL; i++) assert.equal(site.hits(`/t/${i}`), 1, `page ${i} scraped once`);
+  assert.equal(receiver.deliveries.length, TOTAL, 'no delivery repeated without a failure');
+  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
+  try {
+    const settles = await store.db
+      .selectFrom('ledger')
+      .select('request_id')
+      .where('kind', '=', 'settle')
+      .execute();
+    assert.equal(settles.length, TOTAL);
+    assert.deepEqual(new Set(settles.map((r) => r.request_id)), new Set(ids));
+    const balance = await store.db
+      .selectFrom('accounts')
+      .select('credits')
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(balance.credits), 1000 - TOTAL);
+  } finally {
+    await store.close();
+  }
+});
