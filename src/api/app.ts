@@ -107,6 +107,12 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s
+  // keep-alive timeout (past the grace period); `Connection: close` ends it with its answer.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (deps.readiness?.draining?.()) reply.header('Connection', 'close');
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({

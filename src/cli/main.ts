@@ -20,11 +20,22 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === 'serve') {
+    // A signal during start-up (after listen, before the drain handlers exist) would kill the
+    // process undrained and leave the DATA_DIR lock behind: hold it until the handlers exist.
+    let early: NodeJS.Signals | null = null;
+    const hold = (signal: NodeJS.Signals) => {
+      early = signal;
+    };
+    process.once('SIGTERM', hold).once('SIGINT', hold);
     const service = await startService(config, {
       announceKey: (line) => console.log(line),
       warmBrowser: true,
     });
+    // Drain handlers first: while a signal has no listener Node closes its watcher, and a
+    // signal already queued for the old watcher is lost (seen: SIGTERM ignored after start).
     service.closeOnSignals();
+    process.off('SIGTERM', hold).off('SIGINT', hold);
+    if (early) process.kill(process.pid, early);
     return -1;
   }
   if (command === 'accounts') {

@@ -1,0 +1,139 @@
+/**
+ * `pagegrab serve` as an operator runs it (contract 5.33, 6): the first start on an empty
+ * DATA_DIR prints a working key, a second server on the same DATA_DIR is refused, and
+ * SIGTERM drains in-flight requests while refusing new connections.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
+import { cliEnv, type ServeProcess, spawnServe } from './spawn-cli.js';
+
+let site: FixtureSite;
+const dirs: string[] = [];
+const children: ServeProcess[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pagegrab-serve-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function serve(dataDir: string, extra: Record<string, string> = {}): ServeProcess {
+  const child = spawnServe(cliEnv(dataDir, extra));
+  children.push(child);
+  return child;
+}
+
+function keyOf(lines: string[]): string {
+  const line = lines.find((l) => l.startsWith('API key: '));
+  assert.ok(line, `no "API key:" line in ${lines.length} lines`);
+  return line.slice('API key: '.length);
+}
+
+/** Resolves true when a TCP connection to the port is refused. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+before(async () => {
+  site = await startFixtureSite();
+});
+after(async () => {
+  for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await site.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('pagegrab serve', () => {
+  it('prints `API key: <key>` on its own line on an empty DATA_DIR, and that key works', async () => {
+    const server = serve(tempDir());
+    const url = await server.listening;
+    const key = keyOf(server.lines);
+    assert.match(key, /^\S+$/);
+    assert.equal(server.lines.filter((l) => l.includes(key)).length, 1, 'the key is printed once');
+    const response = await fetch(`${url}/api/account?api_key=${key}`);
+    assert.equal(response.status, 200);
+    const account = (await response.json()) as { credits: number; name: string };
+    assert.ok(account.credits > 0);
+    server.child.kill('SIGTERM');
+    assert.equal((await server.exited).code, 0);
+  });
+
+  it('prints no key on a second start of the same DATA_DIR', async () => {
+    const dir = tempDir();
+    const first = serve(dir);
+    await first.listening;
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const second = serve(dir);
+    await second.listening;
+    assert.ok(!second.lines.some((l) => l.startsWith('API key:')));
+    second.child.kill('SIGTERM');
+    await second.exited;
+  });
+
+  it('refuses a second server on the same DATA_DIR with a clear message', async () => {
+    const dir = tempDir();
+    const first = serve(dir);
+    await first.listening;
+    const second = serve(dir);
+    const { code, stderr } = await second.exited;
+    assert.notEqual(code, 0);
+    assert.match(stderr, /DATA_DIR .* is in use by another pagegrab process \(pid \d+\)/);
+    // The first one is unharmed.
+    const health = await fetch(`${await first.listening}/healthz`);
+    assert.equal(health.status, 200);
+    first.child.kill('SIGTERM');
+    await first.exited;
+  });
+
+  it('stops with a message naming the variable when a setting is bad', async () => {
+    const server = serve(tempDir(), { PORT: 'eighty' });
+    const { code, stderr } = await server.exited;
+    assert.notEqual(code, 0);
+    assert.match(stderr, /PORT must be an integer, got "eighty"/);
+    assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  it('on SIGTERM finishes an in-flight scrape with 200 and refuses new connections', async () => {
+    const server = serve(tempDir());
+    const url = await server.listening;
+    const key = keyOf(server.lines);
+    const port = Number(new URL(url).port);
+    const target = encodeURIComponent(site.url('/slow?ms=1500'));
+    const started = Date.now();
+    const inFlight = fetch(`${url}/api/scraper?api_key=${key}&url=${target}`).then(async (r) => ({
+      status: r.status,
+      body: await r.text(),
+      at: Date.now(),
+    }));
+    await new Promise((r) => setTimeout(r, 400));
+    server.child.kill('SIGTERM');
+    let refusedAt = 0;
+    while (Date.now() - started < 1400) {
+      if (await refused(port)) {
+        refusedAt = Date.now();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(refusedAt > 0, 'new connections are refused during the drain');
+    const answer = await inFlight;
+    assert.equal(answer.status, 200);
+    assert.match(answer.body, /Fixture page/);
+    assert.ok(answer.at > refusedAt, 'the in-flight request finished after the refusal');
+    const { code } = await server.exited;
+    assert.equal(code, 0);
+  });
+});
