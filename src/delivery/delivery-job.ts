@@ -5,7 +5,8 @@
  * that (its holder died before marking it done) finds no bytes and just ends.
  */
 import type { Kysely } from 'kysely';
-import type { JobHandler } from '../store/jobs/job-worker.js';
+import type { JobHandler, JobOutcome } from '../store/jobs/job-worker.js';
+import type { ClaimedJob, JobQueue } from '../store/jobs.js';
 import type { Database } from '../store/schema.js';
 import { setWebhookState, type WebhookState } from '../workflows/run-records.js';
 import type { DeliveryPayload } from './job-kinds.js';
@@ -16,6 +17,7 @@ import { deleteResult, loadResult, type StoredResult } from './webhook-results.j
 
 export interface DeliveryJobDeps {
   db: Kysely<Database>;
+  jobs: JobQueue;
   post: WebhookPoster;
   /** Base of the exponential backoff (WEBHOOK_BACKOFF_MS). Default 30000. */
   backoffMs?: number;
@@ -58,11 +60,17 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
   const backoffMs = deps.backoffMs ?? 30_000;
   const userAgent = deps.userAgent ?? 'pagegrab-webhook/1';
 
-  const end = async (payload: DeliveryPayload, state: WebhookState) => {
+  /** The delivery's end: its state, the bytes' removal and the job's end in one commit. */
+  const end = async (job: ClaimedJob, state: WebhookState): Promise<JobOutcome> => {
+    const payload = job.payload as DeliveryPayload;
     await db.transaction().execute(async (trx) => {
       await setWebhookState(trx, payload.requestId, state);
       await deleteResult(trx, payload.requestId);
+      const jobs = deps.jobs.within(trx);
+      if (state.status === 'delivered') await jobs.complete(job.id, job.lockedBy);
+      else await jobs.fail(job.id, job.lockedBy, state.lastError ?? 'failed');
     });
+    return { type: 'ended' };
   };
 
   return async (job, signal) => {
@@ -73,26 +81,19 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
       ({ url: payload.webhookUrl, status, attempts, lastError }) satisfies WebhookState;
     if (job.attempts > job.maxAttempts) {
       // Holders died mid-attempt until the budget ran out.
-      const error = job.lastError ?? 'delivery interrupted';
-      await end(payload, state('failed', job.maxAttempts, error));
-      return { type: 'fail', error };
+      return end(job, state('failed', job.maxAttempts, job.lastError ?? 'delivery interrupted'));
     }
     const secret = await webhookSecretOf(db, payload.accountId);
     if (secret === null) {
-      await end(payload, state('failed', job.attempts - 1, 'account no longer exists'));
-      return { type: 'fail', error: 'account no longer exists' };
+      return end(job, state('failed', job.attempts - 1, 'account no longer exists'));
     }
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = deliveryHeaders(payload, stored, secret, timestamp, userAgent);
     const result = await post({ url: payload.webhookUrl, body: stored.body, headers }, signal);
     if (signal.aborted) return { type: 'release' };
-    if (result.type === 'delivered') {
-      await end(payload, state('delivered', job.attempts, null));
-      return { type: 'done' };
-    }
+    if (result.type === 'delivered') return end(job, state('delivered', job.attempts, null));
     if (result.type === 'failed' || job.attempts >= job.maxAttempts) {
-      await end(payload, state('failed', job.attempts, result.error));
-      return { type: 'fail', error: result.error };
+      return end(job, state('failed', job.attempts, result.error));
     }
     await setWebhookState(db, payload.requestId, state('pending', job.attempts, result.error));
     return {

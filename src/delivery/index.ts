@@ -91,6 +91,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     concurrency: options.deliveryConcurrency ?? 32,
     handler: deliveryJobHandler({
       db: store.db,
+      jobs,
       post,
       ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
     }),

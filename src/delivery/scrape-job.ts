@@ -65,11 +65,15 @@ export function scrapeJobHandler(deps: ScrapeJobDeps): JobHandler {
       workflowId: prepared.workflowId,
       webhookUrl: prepared.options.webhookUrl ?? '',
     };
-    await jobs.enqueue(DELIVERY_JOB, delivery, {
-      id: deliveryJobId(requestId),
-      maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+    // Hand-over and this job's end commit together.
+    await db.transaction().execute(async (trx) => {
+      await jobs.within(trx).enqueue(DELIVERY_JOB, delivery, {
+        id: deliveryJobId(requestId),
+        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+      });
+      await jobs.within(trx).complete(job.id, job.lockedBy);
     });
     deps.onDeliveryQueued?.();
-    return { type: 'done' };
+    return { type: 'ended' };
   };
 }

@@ -11,7 +11,12 @@ export type JobOutcome =
   | { type: 'retry'; runAt: number; error: string }
   | { type: 'fail'; error: string }
   /** Not run after all (e.g. no capacity now): back to the queue, attempt not counted. */
-  | { type: 'release'; runAt?: number };
+  | { type: 'release'; runAt?: number }
+  /**
+   * The handler already completed or failed the job itself (`queue.within(trx)`, with the
+   * job's `lockedBy`), in the same transaction as its own writes: nothing left to apply.
+   */
+  | { type: 'ended' };
 
 /**
  * Handles one claimed job. The signal aborts when the worker stops past its grace or the
@@ -52,6 +57,7 @@ export class JobWorker {
   private readonly concurrency: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly claimBatch: number;
   private stopping = false;
   private claiming = false;
   private again = false;
@@ -62,6 +68,7 @@ export class JobWorker {
     this.concurrency = options.concurrency ?? 8;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 500;
+    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
   }
 
   start(): void {
@@ -126,7 +133,9 @@ export class JobWorker {
       .catch((error: unknown) => this.options.onError?.(error, job))
       .finally(() => {
         this.running.delete(job.id);
-        this.wake();
+        // Claim in batches: one query per quarter of the slots rather than per finished job.
+        const free = this.concurrency - this.running.size;
+        if (free >= this.claimBatch || this.running.size === 0) this.wake();
       });
     this.running.set(job.id, entry);
   }
@@ -161,6 +170,8 @@ export class JobWorker {
         return;
       case 'release':
         await queue.release(job.id, workerId, outcome.runAt);
+        return;
+      case 'ended':
         return;
     }
   }
