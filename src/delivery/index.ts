@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { WebhookQueue } from '../api/routes/scraper.get.js';
+import { refundCredits } from '../billing/credit-ledger.js';
 import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
 import { outputTypeOf } from '../scrape/params/index.js';
 import type { PreparedScrape, ScrapeService } from '../scrape/scrape-service.js';
@@ -119,13 +120,19 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     queue: {
       async enqueue(prepared) {
         // The pending record and the job commit together: the caller's "ok" means both exist.
-        await store.db.transaction().execute(async (trx) => {
-          await saveRunRecord(trx, pendingRecord(prepared));
-          await jobs.within(trx).enqueue(SCRAPE_JOB, prepared, {
-            id: scrapeJobId(prepared.requestId),
-            maxAttempts: SCRAPE_MAX_ATTEMPTS,
+        try {
+          await store.db.transaction().execute(async (trx) => {
+            await saveRunRecord(trx, pendingRecord(prepared));
+            await jobs.within(trx).enqueue(SCRAPE_JOB, prepared, {
+              id: scrapeJobId(prepared.requestId),
+              maxAttempts: SCRAPE_MAX_ATTEMPTS,
+            });
           });
-        });
+        } catch (error) {
+          // Nothing will run: give the reservation back before the caller sees the 500.
+          await refundCredits(store.db, prepared.accountId, prepared.price, prepared.requestId);
+          throw error;
+        }
         scrapes.wake();
       },
     },
