@@ -37,6 +37,8 @@ export interface WebhookDeliveryOptions {
   deliveryConcurrency?: number;
   /** JOB_POLL_MS: how often idle workers look for due jobs. Default 500. */
   pollMs?: number;
+  /** JOB_RETENTION_MS: ended jobs older than this are deleted (hourly). Default 7 days. */
+  jobRetentionMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -115,6 +117,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     ...(onError ? { onError } : {}),
   });
 
+  let purgeTimer: NodeJS.Timeout | null = null;
   return {
     jobs,
     queue: {
@@ -142,8 +145,15 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       if (store.dialect === 'sqlite') await jobs.releaseAllLeases();
       scrapes.start();
       deliveries.start();
+      // Ended jobs only explain the past (the request record keeps the state): keep a week.
+      const retention = options.jobRetentionMs ?? 7 * 24 * 3600_000;
+      purgeTimer = setInterval(() => {
+        jobs.purgeFinished(Date.now() - retention).catch((error: unknown) => onError?.(error));
+      }, 3600_000);
+      purgeTimer.unref();
     },
     async stop(graceMs) {
+      if (purgeTimer) clearInterval(purgeTimer);
       await Promise.all([scrapes.stop(graceMs), deliveries.stop(graceMs)]);
       await dispatchers.close();
     },

@@ -231,6 +231,16 @@ export class JobQueue {
     return Number(result.numUpdatedRows);
   }
 
+  /** Deletes jobs that ended (done or failed) before `before` (epoch ms); returns the count. */
+  async purgeFinished(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('jobs')
+      .where('state', 'in', ['done', 'failed'])
+      .where('created_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async get(id: string): Promise<JobView | null> {
     const row = await this.db
       .selectFrom('jobs')

@@ -78,3 +78,62 @@ test('two nodes on one PostgreSQL run each webhook scrape once and settle it onc
     await store.close();
   }
 });
+
+test('when one of two nodes is killed mid-delivery, the other takes its jobs after the lease', {
+  skip: pgSkipReason,
+}, async (t) => {
+  const database = await createTestDatabase();
+  const [site, receiver] = await Promise.all([startFixtureSite(), startWebhookReceiver()]);
+  t.after(async () => {
+    await Promise.all([site.close(), receiver.close()]);
+    await database.drop();
+  });
+  receiver.setDelay(300);
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: '/nonexistent-unused',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_LEASE_MS: '1000',
+    LOG_LEVEL: 'warn',
+  };
+  const account = await createAccountWithCli(env, 1000);
+  const [doomed, survivor] = (await Promise.all([spawnServe(env), spawnServe(env)])) as [
+    ServeProcess,
+    ServeProcess,
+  ];
+  servers.push(doomed, survivor);
+  const ids: string[] = [];
+  await Promise.all(
+    Array.from({ length: 60 }, async (_, i) => {
+      const query = new URLSearchParams({
+        api_key: account.apiKey,
+        url: site.url(`/page?i=${i}`),
+        webhook_url: receiver.url('/failover'),
+      });
+      const res = await fetch(`${doomed.url}/api/scraper?${query}`);
+      ids.push(((await res.json()) as { requestId: string }).requestId);
+    }),
+  );
+  await receiver.waitFor(() => receiver.inFlight() > 0, 30_000);
+  await doomed.kill();
+  const delivered = () =>
+    new Set(
+      receiver.deliveries
+        .filter((d) => d.answered && d.status === 200)
+        .map((d) => d.headers['x-request-id']),
+    );
+  await receiver.waitFor(() => delivered().size >= ids.length, 60_000);
+  await survivor.stop();
+  assert.deepEqual([...delivered()].sort(), [...ids].sort());
+  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
+  try {
+    const settles = await store.db
+      .selectFrom('ledger')
+      .select('request_id')
+      .where('kind', '=', 'settle')
+      .execute();
+    assert.equal(settles.length, ids.length, 'exactly one settle per request');
+  } finally {
+    await store.close();
+  }
+});

@@ -172,6 +172,20 @@ function suite(name: string, open: () => Promise<Harness>, skip: string | false)
       assert.equal(new Set(seen).size, total);
     });
 
+    test('purgeFinished deletes ended jobs older than the cut-off, never queued ones', async () => {
+      const jobs = await queue();
+      const done = await jobs.enqueue('k', {}, { maxAttempts: 1 });
+      const failed = await jobs.enqueue('k', {}, { maxAttempts: 1 });
+      const waiting = await jobs.enqueue('k', {}, { maxAttempts: 1, runAt: now + 10_000 });
+      await jobs.claim('w', ['k'], 5, 1000);
+      await jobs.complete(done, 'w');
+      await jobs.fail(failed, 'w', 'x');
+      assert.equal(await jobs.purgeFinished(now), 0);
+      assert.equal(await jobs.purgeFinished(now + 1), 2);
+      assert.equal(await jobs.get(done), null);
+      assert.equal((await jobs.get(waiting))?.state, 'queued');
+    });
+
     test('releaseAllLeases frees every held job at once', async () => {
       const jobs = await queue();
       await jobs.enqueue('k', {}, { maxAttempts: 1 });
