@@ -27,22 +27,39 @@ function wholeNumber(raw: string | undefined, what: string, allowNegative = fals
   return Number(raw);
 }
 
+/**
+ * parseArgs reads `-100` (a credit removal) as an unknown option: negative numbers are
+ * shielded as positionals, in place, and parse errors become usage errors (exit 2).
+ */
+function parseCommandLine(args: string[]) {
+  const NEGATIVE = '\u0000neg:';
+  try {
+    const parsed = parseArgs({
+      args: args.map((arg) => (/^-\d+$/.test(arg) ? `${NEGATIVE}${arg}` : arg)),
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        credits: { type: 'string' },
+        concurrency: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    const positionals = parsed.positionals.map((p) =>
+      p.startsWith(NEGATIVE) ? p.slice(NEGATIVE.length) : p,
+    );
+    return { values: parsed.values, positionals };
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
 export async function runAccountsCommand(
   args: string[],
   config: Config,
   out: (line: string) => void,
 ): Promise<void> {
   const [sub, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      credits: { type: 'string' },
-      concurrency: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(rest);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const db = store.db;

@@ -1,0 +1,64 @@
+/** config.ts: defaults, and a bad value stops start-up with a message naming the variable. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.match(config.dataDir, /\/data$/);
+    assert.equal(config.databaseUrl, null);
+    assert.equal(config.allowPrivateNetworks, false);
+    assert.equal(config.proxiesFile, null);
+    assert.equal(config.logLevel, 'info');
+    assert.deepEqual(config.pricing, {
+      baseFetch: 1,
+      baseRender: 15,
+      multipliers: { datacenter: 1, residential: 10, mobile: 25 },
+    });
+    assert.equal(config.maxBodyBytes, 20 * 1024 * 1024);
+    assert.equal(config.accountConcurrency, 10);
+  });
+
+  it('reads the contract variables', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u@h/db',
+      ALLOW_PRIVATE_NETWORKS: 'TRUE',
+      PROXIES_FILE: '/etc/proxies.json',
+      LOG_LEVEL: 'Debug',
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.dataDir, '/tmp/x');
+    assert.equal(config.databaseUrl, 'postgres://u@h/db');
+    assert.equal(config.allowPrivateNetworks, true);
+    assert.equal(config.proxiesFile, '/etc/proxies.json');
+    assert.equal(config.logLevel, 'debug');
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['PORT', 'eighty', /^PORT must be an integer/],
+    ['PORT', '70000', /^PORT must be between 0 and 65535/],
+    ['ALLOW_PRIVATE_NETWORKS', 'maybe', /^ALLOW_PRIVATE_NETWORKS must be true or false/],
+    ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of/],
+    ['DATABASE_URL', 'mysql://x', /^DATABASE_URL must be a postgres/],
+    ['PRICE_RENDER', '-3', /^PRICE_RENDER must be a non-negative number/],
+    ['MAX_BODY_BYTES', '12abc', /^MAX_BODY_BYTES must be an integer/],
+    ['ACCOUNT_CONCURRENCY', '0', /^ACCOUNT_CONCURRENCY must be between/],
+    ['SHUTDOWN_GRACE_MS', '1.5', /^SHUTDOWN_GRACE_MS must be an integer/],
+    ['CHROMIUM_PATH', '/nonexistent/chromium', /^CHROMIUM_PATH is not an executable file/],
+  ];
+  for (const [name, value, message] of bad) {
+    it(`${name}=${value} stops start-up naming ${name}`, () => {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+      );
+    });
+  }
+});
