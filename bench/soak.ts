@@ -3,7 +3,8 @@
  * markdown, rendered, screenshots, webhooks, workflow runs, 5% garbage — against a loopback
  * fixture site. Reports requests served, 5xx, p50/p99 by kind, and the RSS of the service and
  * of Chromium after warm-up and at the end. Passes with no 5xx, no transport errors, every
- * webhook delivered, RSS growth ≤ 10% after warm-up, and a clean SIGTERM drain.
+ * webhook delivered, growth ≤ 10% after warm-up (service RSS; Chromium PSS, RSS printed too)
+ * and a clean SIGTERM drain.
  *   node --import tsx bench/soak.ts [--minutes 10] [--rate 4] [--database-url postgres://…]
  * Not part of npm test. Bounded: the run, then at most ~3 minutes of draining.
  */
@@ -11,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { treeRssBytes } from '../src/scrape/engines/browser/chromium-process.js';
+import { processTree, treeRssBytes } from '../src/scrape/engines/browser/chromium-process.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import { createAccountCli, startNode } from '../test/scale/service-node.js';
 import { startWebhookCounter } from '../test/scale/webhook-counter.js';
@@ -43,6 +44,25 @@ const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const rssOf = (pid: number) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
+/** Proportional set size: shared pages split between the processes that map them. */
+const treePssBytes = (root: number) =>
+  processTree(root).reduce((sum, pid) => {
+    try {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      return sum + Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      return sum; // exited while we looked
+    }
+  }, 0);
+
+interface BrowserStatus {
+  pids?: number[];
+  openContexts?: number;
+  openPages?: number;
+  idlePages?: number;
+  launches?: number;
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-soak-'));
 const databaseUrl = values['database-url'] ?? null;
 const site = await startFixtureSite();
@@ -52,11 +72,15 @@ const hook = await startWebhookCounter(account.webhookSecret);
 const node = await startNode(databaseUrl, {}, dataDir);
 
 async function memory() {
-  const ready = (await (await fetch(`${node.url}/readyz`)).json()) as {
-    browser: { pids?: number[] };
+  const ready = (await (await fetch(`${node.url}/readyz`)).json()) as { browser: BrowserStatus };
+  const pids = ready.browser.pids ?? [];
+  const { openContexts, openPages, idlePages, launches } = ready.browser;
+  return {
+    service: rssOf(node.pid),
+    chromium: pids.reduce((sum, pid) => sum + treeRssBytes(pid), 0),
+    chromiumPss: pids.reduce((sum, pid) => sum + treePssBytes(pid), 0),
+    pool: `browsers ${pids.length}, contexts ${openContexts}, pages ${openPages}, idle ${idlePages}, launches ${launches}`,
   };
-  const chromium = (ready.browser.pids ?? []).reduce((sum, pid) => sum + treeRssBytes(pid), 0);
-  return { service: rssOf(node.pid), chromium };
 }
 
 const created = await fetch(`${node.url}/api/workflow/create`, {
@@ -119,7 +143,7 @@ console.log(
 );
 const t0 = Date.now();
 const end = t0 + minutes * 60_000;
-let afterWarmup: { service: number; chromium: number } | null = null;
+let afterWarmup: Awaited<ReturnType<typeof memory>> | null = null;
 const pending = new Set<Promise<void>>();
 let n = 0;
 let lastLog = t0;
@@ -127,7 +151,7 @@ while (Date.now() < end) {
   if (!afterWarmup && Date.now() - t0 >= warmupMs) {
     afterWarmup = await memory();
     console.log(
-      `warm-up done: service ${mib(afterWarmup.service)} MiB, chromium ${mib(afterWarmup.chromium)} MiB`,
+      `warm-up done: service ${mib(afterWarmup.service)} MiB, chromium RSS ${mib(afterWarmup.chromium)} PSS ${mib(afterWarmup.chromiumPss)} MiB (${afterWarmup.pool})`,
     );
   }
   if (inFlight >= MAX_IN_FLIGHT) skipped += 1;
@@ -141,8 +165,10 @@ while (Date.now() < end) {
   }
   if (Date.now() - lastLog >= 60_000) {
     lastLog = Date.now();
+    const m = await memory();
     console.log(
-      `${((Date.now() - t0) / 60_000).toFixed(1)} min: ${served} served, ${serverErrors} 5xx, in flight ${inFlight}`,
+      `${((Date.now() - t0) / 60_000).toFixed(1)} min: ${served} served, ${serverErrors} 5xx, in flight ${inFlight}; ` +
+        `service ${mib(m.service)} MiB, chromium RSS ${mib(m.chromium)} PSS ${mib(m.chromiumPss)} MiB (${m.pool})`,
     );
   }
   await new Promise((r) => setTimeout(r, 1000 / rate));
@@ -181,6 +207,9 @@ console.log(
   `service RSS: start ${mib(atStart.service)}, after warm-up ${mib(baseline.service)}, end ${mib(atEnd.service)} MiB (${growth(baseline.service, atEnd.service)}%)`,
 );
 console.log(
+  `chromium PSS: after warm-up ${mib(baseline.chromiumPss)}, end ${mib(atEnd.chromiumPss)} MiB (${growth(baseline.chromiumPss, atEnd.chromiumPss)}%); ${atEnd.pool}`,
+);
+console.log(
   `chromium RSS: start ${mib(atStart.chromium)}, after warm-up ${mib(baseline.chromium)}, end ${mib(atEnd.chromium)} MiB (${growth(baseline.chromium, atEnd.chromium)}%)`,
 );
 
@@ -202,7 +231,8 @@ const ok =
   transportErrors === 0 &&
   undelivered === 0 &&
   atEnd.service <= baseline.service * 1.1 &&
-  atEnd.chromium <= baseline.chromium * 1.1 &&
+  // PSS: summed RSS counts Chromium's shared pages once per process (3× here).
+  atEnd.chromiumPss <= baseline.chromiumPss * 1.1 &&
   exit.code === 0;
 console.log(ok ? 'SOAK PASS' : 'SOAK FAIL');
 process.exitCode = ok ? 0 : 1;
