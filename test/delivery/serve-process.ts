@@ -61,7 +61,7 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
     child.once('exit', (code) => resolve(code)),
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`pagegrab serve exited: ${stderr}`);
     try {
@@ -71,7 +71,7 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`pagegrab serve did not start in 30 s: ${stderr}`);
+      throw new Error(`pagegrab serve did not start in 90 s: ${stderr}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
