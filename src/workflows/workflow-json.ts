@@ -98,3 +98,20 @@ export function toRecordJson(row: RecordRow): RequestRecordJson {
     createdAt: iso(row.created_at),
   };
 }
+
+/**
+ * The same JSON as `JSON.stringify(toWorkflowJson(row))`, built as text with the stored
+ * config spliced in as it is: the list answers up to every workflow of an account
+ * (10,000 rows are ~5 MB), and parsing then re-serialising each config was most of its
+ * cost. Safe because the config column only ever holds `JSON.stringify` of a normalised
+ * config (workflow-service.ts is its only writer).
+ */
+export function workflowJsonText(row: WorkflowRow): string {
+  const lastRun = row.last_run_at === null ? 'null' : `"${iso(row.last_run_at)}"`;
+  return (
+    `{"id":${JSON.stringify(row.id)},"userId":${JSON.stringify(row.account_id)},` +
+    `"config":${row.config},"name":${JSON.stringify(row.name)},"lastRun":${lastRun},` +
+    `"creditsSpent":${Number(row.credits_spent)},"createdAt":"${iso(row.created_at)}",` +
+    `"updatedAt":"${iso(row.updated_at)}","archived":${row.archived ? 'true' : 'false'}}`
+  );
+}

@@ -8,6 +8,7 @@ import { appError } from '../api/errors.js';
 import { normalizeWorkflowConfig } from '../scrape/params/index.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
+import { accountVersion, WorkflowListCache } from './list-cache.js';
 import { applyMergePatch } from './merge-patch.js';
 import {
   bodyObject,
@@ -24,12 +25,13 @@ import {
   toWorkflowJson,
   type WorkflowJson,
 } from './workflow-json.js';
+import { listWorkflowsJson } from './workflow-list-json.js';
 import {
   findOwnedWorkflow,
   findRecordPosition,
   insertWorkflow,
+  type ListFilter,
   listRecords,
-  listWorkflows,
   setArchived,
   updateWorkflow,
   type WorkflowRow,
@@ -38,33 +40,52 @@ import {
 export interface WorkflowServiceOptions {
   /** Epoch ms. Default Date.now. */
   now?: () => number;
+  /** Bytes of unpaged list texts kept per node (list-cache.ts). Default 64 MiB; 0: none. */
+  listCacheBytes?: number;
 }
 
 export class WorkflowService {
   private readonly now: () => number;
+  private readonly listCache: WorkflowListCache;
 
   constructor(
     private readonly store: Store,
     options: WorkflowServiceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.listCache = new WorkflowListCache(
+      options.listCacheBytes === undefined ? {} : { maxBytes: options.listCacheBytes },
+    );
   }
 
-  /** Newest first; complete unless the caller asked for a page (`limit`, `before`). */
-  async list(accountId: string, query: ListQuery): Promise<WorkflowJson[]> {
+  /**
+   * Newest first; complete unless the caller asked for a page (`limit`, `before`). Answers
+   * the JSON array as text (see workflow-list-json.ts).
+   */
+  async listJson(accountId: string, query: ListQuery): Promise<string> {
     const { db } = this.store;
-    let before: { createdAt: number; id: string } | undefined;
+    const filter: ListFilter = query.archived === undefined ? {} : { archived: query.archived };
+    if (query.limit === undefined && query.before === undefined)
+      return this.wholeList(accountId, filter);
+    if (query.limit !== undefined) filter.limit = query.limit;
     if (query.before !== undefined) {
       const row = await findOwnedWorkflow(db, accountId, query.before);
       if (!row) throw unknownCursor();
-      before = { createdAt: row.created_at, id: row.id };
+      filter.before = { createdAt: row.created_at, id: row.id };
     }
-    const rows = await listWorkflows(db, accountId, {
-      ...(query.archived === undefined ? {} : { archived: query.archived }),
-      ...(query.limit === undefined ? {} : { limit: query.limit }),
-      ...(before ? { before } : {}),
-    });
-    return rows.map(toWorkflowJson);
+    return listWorkflowsJson(this.store, accountId, filter);
+  }
+
+  private async wholeList(accountId: string, filter: ListFilter): Promise<string> {
+    if (!this.listCache.enabled) return listWorkflowsJson(this.store, accountId, filter);
+    const key = `${accountId}|${filter.archived ?? ''}`;
+    // Read before the list: a change committed in between makes the next version differ.
+    const version = await accountVersion(this.store, accountId);
+    const cached = version === null ? undefined : this.listCache.get(key, version);
+    if (cached !== undefined) return cached;
+    const text = await listWorkflowsJson(this.store, accountId, filter);
+    if (version !== null) this.listCache.set(key, version, text);
+    return text;
   }
 
   /** Contract 27: name first (`Name is required!`), then config. */
@@ -147,7 +168,8 @@ export class WorkflowService {
       const row = await findOwnedWorkflow(trx, accountId, id, dialect);
       if (!row) throw appError('WORKFLOW_NOT_FOUND');
       if (row.archived) throw appError('WORKFLOW_ARCHIVED');
-      const set = { ...compute(row), updated_at: Math.max(this.now(), row.updated_at) };
+      // Strictly later, even within one millisecond: the list cache's version relies on it.
+      const set = { ...compute(row), updated_at: Math.max(this.now(), row.updated_at + 1) };
       await updateWorkflow(trx, row.id, set);
       return toWorkflowJson({ ...row, ...set });
     });

@@ -54,20 +54,22 @@ export async function findOwnedWorkflow(
   return query.executeTakeFirst();
 }
 
+/** The list's rows in order, for any select list (rows, or JSON text per row). */
+export function workflowListQuery(db: Db, accountId: string, filter: ListFilter) {
+  let query = db.selectFrom('workflows').where('account_id', '=', accountId);
+  if (filter.archived !== undefined) query = query.where('archived', '=', filter.archived ? 1 : 0);
+  if (filter.before) query = query.where(olderThan(filter.before));
+  query = query.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  if (filter.limit !== undefined) query = query.limit(filter.limit);
+  return query;
+}
+
 export async function listWorkflows(
   db: Db,
   accountId: string,
   filter: ListFilter,
 ): Promise<WorkflowRow[]> {
-  let query = db.selectFrom('workflows').selectAll().where('account_id', '=', accountId);
-  if (filter.archived !== undefined) query = query.where('archived', '=', filter.archived ? 1 : 0);
-  const { before } = filter;
-  if (before) {
-    query = query.where(olderThan(before));
-  }
-  query = query.orderBy('created_at', 'desc').orderBy('id', 'desc');
-  if (filter.limit !== undefined) query = query.limit(filter.limit);
-  return query.execute();
+  return workflowListQuery(db, accountId, filter).selectAll().execute();
 }
 
 export async function updateWorkflow(
@@ -88,7 +90,16 @@ export async function setArchived(
 ): Promise<WorkflowRow | undefined> {
   await db
     .updateTable('workflows')
-    .set({ archived: archived ? 1 : 0, updated_at: now })
+    // Strictly later, even within one millisecond: the list cache's version relies on it.
+    .set((eb) => ({
+      archived: archived ? 1 : 0,
+      updated_at: eb
+        .case()
+        .when('updated_at', '<', now)
+        .then(now)
+        .else(eb('updated_at', '+', 1))
+        .end(),
+    }))
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .where('archived', '=', archived ? 0 : 1)

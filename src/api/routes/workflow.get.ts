@@ -39,9 +39,12 @@ export function registerWorkflowListRoute(app: AppInstance, service: WorkflowSer
         response: { 200: Type.Array(WorkflowSchema), ...errorResponses(400, 403) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = parseListQuery(request.query as Record<string, unknown>);
-      return service.list(accountOf(request).id, query);
+      const text = await service.listJson(accountOf(request).id, query);
+      // Already JSON text: Fastify sends a string with a JSON content type as it is (the
+      // 200 schema documents the array; its inferred body type does not cover text).
+      return reply.type('application/json; charset=utf-8').send(text as unknown as []);
     },
   );
 }
