@@ -44,6 +44,7 @@ const child = spawn(
     },
   },
 );
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const code = await new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
 await postgres?.stop();
 process.exit(code);

@@ -2,7 +2,7 @@
 // port, run as the unprivileged `postgres` user when we are root (PostgreSQL refuses root).
 // Plain JS so that scripts/run-tests.mjs can start it before tsx is involved.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,8 +95,24 @@ export async function startPostgres() {
     adminUrl,
     urlFor: (database) => `postgres://pagegrab@127.0.0.1:${port}/${database}`,
     async stop() {
-      server.kill('SIGINT');
-      await new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
+      // Signal postgres itself: runuser does not pass signals on to its child.
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const exited = new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
+      try {
+        process.kill(postmaster, 'SIGINT');
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(postmaster, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        server.kill('SIGKILL');
+      }, 10_000);
+      await exited;
+      clearTimeout(timer);
       rmSync(dir, { recursive: true, force: true });
     },
   };
