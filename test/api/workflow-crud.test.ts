@@ -337,3 +337,41 @@ describe('PATCH /api/workflow/{id}', () => {
     expectError(await rename({ body: { name: 'x' }, key: null }), 403, 'API Key is required!');
   });
 });
+
+describe('OpenAPI document', () => {
+  test('documents every workflow operation with its body and answers', async () => {
+    interface Operation {
+      operationId?: string;
+      requestBody?: { content: Record<string, { schema: { properties?: object } }> };
+      responses: Record<string, unknown>;
+    }
+    const doc = await call<{ paths: Record<string, Record<string, Operation>> }>(
+      'GET',
+      '/api/openapi.json',
+    );
+    const op = (path: string, method: string) => doc.body.paths[path]?.[method];
+    const expected: [string, string, string][] = [
+      ['/api/workflow', 'get', 'listWorkflows'],
+      ['/api/workflow/create', 'post', 'createWorkflow'],
+      ['/api/workflow/edit/{id}', 'patch', 'editWorkflow'],
+      ['/api/workflow/{id}', 'patch', 'renameWorkflow'],
+      ['/api/workflow/archive/{id}', 'delete', 'archiveWorkflow'],
+      ['/api/workflow/unarchive/{id}', 'post', 'unarchiveWorkflow'],
+      ['/api/workflow/requests/{id}', 'get', 'listWorkflowRequests'],
+    ];
+    for (const [path, method, id] of expected) {
+      const operation = op(path, method);
+      assert.equal(operation?.operationId, id, `${method} ${path}`);
+      assert.ok(operation?.responses['200'], `${id} documents its 200`);
+      assert.ok(operation?.responses['404'] || !path.includes('{id}'), `${id} documents 404`);
+    }
+    for (const [path, method, fields] of [
+      ['/api/workflow/create', 'post', ['config', 'name']],
+      ['/api/workflow/edit/{id}', 'patch', ['config', 'name']],
+      ['/api/workflow/{id}', 'patch', ['name']],
+    ] as const) {
+      const schema = op(path, method)?.requestBody?.content['application/json']?.schema;
+      assert.deepEqual(Object.keys(schema?.properties ?? {}).sort(), fields);
+    }
+  });
+});
