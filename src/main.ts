@@ -12,6 +12,7 @@ import { createMetrics } from './api/metrics.js';
 import { pressureRoute, pressureSource } from './api/routes/pressure.get.js';
 import { scraperRoute } from './api/routes/scraper.get.js';
 import { workflowRoutes } from './api/routes/workflow-routes.js';
+import { refundAbandonedReservations } from './billing/reservation-reaper.js';
 import type { Config } from './config.js';
 import { createWebhookDelivery } from './delivery/index.js';
 import { buildScrapeParts } from './scrape/build-engines.js';
@@ -62,6 +63,22 @@ async function closeHttp(app: AppInstance): Promise<void> {
   } finally {
     clearInterval(sweep);
   }
+}
+
+/** How often each node sweeps for reservations whose request died with its node. */
+const REAPER_INTERVAL_MS = 60_000;
+
+function startReservationReaper(store: Store, app: AppInstance): () => void {
+  const timer = setInterval(() => {
+    refundAbandonedReservations(store.db).then(
+      (refunded) => {
+        if (refunded > 0) app.log.warn({ refunded }, 'refunded abandoned reservations');
+      },
+      (error: unknown) => app.log.error({ err: error }, 'reservation sweep failed'),
+    );
+  }, REAPER_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export async function startService(
@@ -121,6 +138,7 @@ export async function startService(
     reportJobError = (error) => app.log.error({ err: error }, 'webhook job failed unexpectedly');
     await app.listen({ port: config.port, host: config.host });
     await webhooks.start();
+    const stopReaper = startReservationReaper(store, app);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const openStoreRef = store;
@@ -128,6 +146,7 @@ export async function startService(
     const close = () => {
       closing ??= (async () => {
         draining = true;
+        stopReaper();
         const grace = new Promise<void>((resolve) => {
           setTimeout(resolve, config.shutdownGraceMs).unref();
         });

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { Dialect } from '../db.js';
 import * as initial from './001-initial.js';
 import * as webhookResults from './003-webhook-results.js';
+import * as ledgerEnds from './004-ledger-ends.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
   const all: Record<string, Migration> = {
     '001-initial': { up: (db) => initial.up(db, dialect) },
     '003-webhook-results': { up: (db) => webhookResults.up(db, dialect) },
+    '004-ledger-ends': { up: (db) => ledgerEnds.up(db) },
   };
   return { getMigrations: async () => all };
 }
