@@ -38,6 +38,39 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/** Distinct SQL texts kept prepared; `in (...)` lists make texts vary, so it is bounded. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing was ~10% of the CPU of an
+ * authenticated request (bench/auth-overhead.ts). Statements are reusable in better-sqlite3
+ * as long as one is not iterated twice at once, which the driver never does here (it uses
+ * all/run, and streams only through iterate on its own connection, one query at a time).
+ */
+function withStatementCache(database: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver);
+      return (sqlText: string) => {
+        let statement = cache.get(sqlText);
+        if (statement) {
+          // Refresh its place in the LRU order.
+          cache.delete(sqlText);
+        } else {
+          statement = target.prepare(sqlText);
+          if (cache.size >= STATEMENT_CACHE_SIZE) {
+            const oldest = cache.keys().next().value;
+            if (oldest !== undefined) cache.delete(oldest);
+          }
+        }
+        cache.set(sqlText, statement);
+        return statement;
+      };
+    },
+  });
+}
+
 function openSqlite(dataDir: string): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
   const database = new SqliteDatabase(join(dataDir, 'pagegrab.db'));
@@ -46,7 +79,9 @@ function openSqlite(dataDir: string): Kysely<Database> {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  });
 }
 
 function openPostgres(url: string, poolSize: number): Kysely<Database> {

@@ -1,0 +1,80 @@
+/**
+ * The servers a benchmark compares, each started as a child process so that the load
+ * generator (the parent) does not share its event loop:
+ *   node --import tsx bench/lib/servers.ts <kind> [DATA_DIR]
+ * kinds: `service` (the real service, LOG_LEVEL=info, logs to /dev/null by the parent),
+ * `bare-account` (bare Fastify returning an /api/account-shaped JSON), `bare-fetch` (bare
+ * node:http server fetching ?url= with undici and returning the body), `fixture` (the test
+ * fixture site). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { Agent, request } from 'undici';
+import { createAccount } from '../../src/accounts/account-store.js';
+import { loadConfig } from '../../src/config.js';
+import { startService } from '../../src/main.js';
+import { startFixtureSite } from '../../test/helpers/fixture-site.js';
+
+function ready(info: Record<string, string>): void {
+  process.stderr.write(`${JSON.stringify(info)}\n`);
+}
+
+const [kind, dataDirArg] = process.argv.slice(2);
+
+if (kind === 'service') {
+  const dataDir = dataDirArg ?? mkdtempSync(join(tmpdir(), 'pagegrab-bench-'));
+  const config = loadConfig({
+    PATH: process.env.PATH,
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  });
+  const service = await startService(config);
+  const { apiKey } = await createAccount(service.store.db, {
+    name: 'bench',
+    credits: 1_000_000_000,
+    concurrencyLimit: 1000,
+  });
+  service.closeOnSignals();
+  ready({ url: service.url, apiKey });
+} else if (kind === 'bare-account') {
+  const app = Fastify({ logger: false });
+  const createdAt = new Date().toISOString();
+  app.get('/api/account', async () => ({
+    id: '0190b2c8-0000-7000-8000-000000000000',
+    name: 'bench',
+    credits: 1_000_000_000,
+    createdAt,
+  }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  ready({ url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+} else if (kind === 'bare-fetch') {
+  const agent = new Agent({ connections: 64 });
+  const server = createServer(async (req, res) => {
+    const target = new URL(req.url ?? '/', 'http://x').searchParams.get('url') ?? '';
+    try {
+      const answer = await request(target, { dispatcher: agent });
+      const body = Buffer.from(await answer.body.arrayBuffer());
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': body.length,
+      });
+      res.end(body);
+    } catch (error) {
+      res.writeHead(502).end(String(error));
+    }
+  });
+  server.listen(0, '127.0.0.1', () =>
+    ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+  );
+} else if (kind === 'fixture') {
+  const site = await startFixtureSite();
+  ready({ url: site.origin });
+} else {
+  throw new Error(`unknown server kind: ${kind}`);
+}
