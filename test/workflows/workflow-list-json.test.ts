@@ -39,12 +39,23 @@ async function check(store: Store): Promise<void> {
     updated_at: base + i,
   }));
   await store.db.insertInto('workflows').values(rows).execute();
-  for (const filter of [{}, { archived: true }, { archived: false }, { limit: 2 }]) {
+  const third = rows[2] as WorkflowRow;
+  const before = { createdAt: third.created_at, id: third.id };
+  const filters = [{}, { archived: true }, { archived: false }, { limit: 2 }, { before }];
+  for (const filter of filters) {
     const expected = (await listWorkflows(store.db, account.id, filter)).map(toWorkflowJson);
     const text = await listWorkflowsJson(store, account.id, filter);
     assert.deepEqual(JSON.parse(text), expected, JSON.stringify(filter));
   }
   assert.equal(JSON.parse(await listWorkflowsJson(store, account.id, {})).length, NAMES.length);
+  // Rows were created newest-last-index-first: `before` the third keeps the three older ones.
+  const older = JSON.parse(await listWorkflowsJson(store, account.id, { before })) as {
+    id: string;
+  }[];
+  assert.deepEqual(
+    older.map((w) => w.id),
+    rows.slice(3).map((r) => r.id),
+  );
   assert.equal(await listWorkflowsJson(store, 'nobody', {}), '[]');
 }
 
