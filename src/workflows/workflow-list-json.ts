@@ -6,8 +6,9 @@
  * PostgreSQL rows are serialised in JavaScript (their transfer dominates there anyway).
  * Both produce the value `JSON.stringify(rows.map(toWorkflowJson))` would (tested).
  */
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Store } from '../store/db.js';
+import type { Database } from '../store/schema.js';
 import { workflowJsonText } from './workflow-json.js';
 import { type ListFilter, workflowListQuery } from './workflow-store.js';
 
@@ -29,16 +30,41 @@ const rowJsonSqlite: RawBuilder<string> = sql<string>`'{"id":' || json_quote(id)
   '","updatedAt":"' || ${sql.raw(isoSqlite('updated_at'))} ||
   '","archived":' || (CASE WHEN archived <> 0 THEN 'true' ELSE 'false' END) || '}'`;
 
+type WorkflowSelect = SelectQueryBuilder<Database, 'workflows', object>;
+
+/** One row's JSON text and its change stamp (list-row-reuse.ts). */
+export interface JsonRow {
+  id: string;
+  stamp: string;
+  json: string;
+}
+
+/** A row's fields that every change moves forward (see list-cache.ts). */
+export function stampOf(row: {
+  updated_at: number;
+  credits_spent: number;
+  last_run_at: number | null;
+}): string {
+  return `${row.updated_at}:${row.credits_spent}:${row.last_run_at}`;
+}
+
+/** The JSON text of each row the query selects, in its order. */
+export async function selectJsonRows(store: Store, query: WorkflowSelect): Promise<JsonRow[]> {
+  if (store.dialect === 'sqlite') {
+    const rows = await query
+      .select(['id', 'updated_at', 'credits_spent', 'last_run_at', rowJsonSqlite.as('json')])
+      .execute();
+    return rows.map((row) => ({ id: row.id, stamp: stampOf(row), json: row.json }));
+  }
+  const rows = await query.selectAll().execute();
+  return rows.map((row) => ({ id: row.id, stamp: stampOf(row), json: workflowJsonText(row) }));
+}
+
 export async function listWorkflowsJson(
   store: Store,
   accountId: string,
   filter: ListFilter,
 ): Promise<string> {
-  const query = workflowListQuery(store.db, accountId, filter);
-  if (store.dialect === 'sqlite') {
-    const rows = await query.select(rowJsonSqlite.as('json')).execute();
-    return `[${rows.map((row) => row.json).join(',')}]`;
-  }
-  const rows = await query.selectAll().execute();
-  return `[${rows.map(workflowJsonText).join(',')}]`;
+  const rows = await selectJsonRows(store, workflowListQuery(store.db, accountId, filter));
+  return `[${rows.map((row) => row.json).join(',')}]`;
 }

@@ -9,6 +9,7 @@ import { normalizeWorkflowConfig } from '../scrape/params/index.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { accountVersion, WorkflowListCache } from './list-cache.js';
+import { listWorkflowsJsonReusing, RowTextCache } from './list-row-reuse.js';
 import { applyMergePatch } from './merge-patch.js';
 import {
   bodyObject,
@@ -40,22 +41,26 @@ import {
 export interface WorkflowServiceOptions {
   /** Epoch ms. Default Date.now. */
   now?: () => number;
-  /** Bytes of unpaged list texts kept per node (list-cache.ts). Default 64 MiB; 0: none. */
+  /**
+   * Bytes of unpaged list texts, and again of row texts, kept per node (list-cache.ts,
+   * list-row-reuse.ts). Default 64 MiB each; 0 turns both off.
+   */
   listCacheBytes?: number;
 }
 
 export class WorkflowService {
   private readonly now: () => number;
   private readonly listCache: WorkflowListCache;
+  private readonly rowCache: RowTextCache;
 
   constructor(
     private readonly store: Store,
     options: WorkflowServiceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.listCache = new WorkflowListCache(
-      options.listCacheBytes === undefined ? {} : { maxBytes: options.listCacheBytes },
-    );
+    const budget = options.listCacheBytes === undefined ? {} : { maxBytes: options.listCacheBytes };
+    this.listCache = new WorkflowListCache(budget);
+    this.rowCache = new RowTextCache(budget);
   }
 
   /**
@@ -77,15 +82,21 @@ export class WorkflowService {
   }
 
   private async wholeList(accountId: string, filter: ListFilter): Promise<string> {
-    if (!this.listCache.enabled) return listWorkflowsJson(this.store, accountId, filter);
+    if (!this.listCache.enabled) return this.buildList(accountId, filter);
     const key = `${accountId}|${filter.archived ?? ''}`;
     // Read before the list: a change committed in between makes the next version differ.
     const version = await accountVersion(this.store, accountId);
     const cached = version === null ? undefined : this.listCache.get(key, version);
     if (cached !== undefined) return cached;
-    const text = await listWorkflowsJson(this.store, accountId, filter);
+    const text = await this.buildList(accountId, filter);
     if (version !== null) this.listCache.set(key, version, text);
     return text;
+  }
+
+  private buildList(accountId: string, filter: ListFilter): Promise<string> {
+    return this.rowCache.enabled
+      ? listWorkflowsJsonReusing(this.store, accountId, filter, this.rowCache)
+      : listWorkflowsJson(this.store, accountId, filter);
   }
 
   /** Contract 27: name first (`Name is required!`), then config. */
