@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startChildServer } from './lib/child-server.js';
-import { loadAverage, runLoad } from './lib/load.js';
+import { cpuSeconds, loadAverage, runLoad } from './lib/load.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,10 +19,19 @@ const { values } = parseArgs({
 const connections = Number(values.connections);
 const durationMs = Number(values.seconds) * 1000;
 
-const rows: { name: string; rps: number; p50: number; p99: number; errors: number }[] = [];
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpuUsPerRequest: number;
+}
+const rows: Row[] = [];
 for (const kind of ['bare-account', 'service'] as const) {
   const server = await startChildServer(kind);
   try {
+    const cpuBefore = cpuSeconds(server.pid);
     const result = await runLoad({
       url: `${server.url}/api/account`,
       connections,
@@ -30,26 +39,31 @@ for (const kind of ['bare-account', 'service'] as const) {
       warmupMs: 2000,
       ...(server.apiKey ? { headers: { 'x-api-key': server.apiKey } } : {}),
     });
+    const cpuUs = (cpuSeconds(server.pid) - cpuBefore) * 1e6;
     rows.push({
       name: kind,
       rps: result.rps,
       p50: result.p50Ms,
       p99: result.p99Ms,
       errors: result.errors,
+      cpuUsPerRequest: cpuUs / result.sent,
     });
   } finally {
     await server.stop();
   }
 }
-const [bare, service] = rows as [(typeof rows)[0], (typeof rows)[0]];
+const [bare, service] = rows as [Row, Row];
 console.log(
   `auth-overhead: ${connections} connections, ${durationMs / 1000} s each, load ${loadAverage()}`,
 );
-console.log('| server | req/s | p50 ms | p99 ms | errors |');
-console.log('|---|---|---|---|---|');
+console.log('| server | req/s | p50 ms | p99 ms | server CPU µs/req | errors |');
+console.log('|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`,
+    `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUsPerRequest.toFixed(0)} | ${r.errors} |`,
   );
 }
 console.log(`ratio service/bare: ${(service.rps / bare.rps).toFixed(3)} (target >= 0.8)`);
+console.log(
+  `CPU per request service/bare: ${(service.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2)}x`,
+);

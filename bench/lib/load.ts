@@ -3,6 +3,7 @@
  * next request when the previous answer's body is read, for a warm-up then a fixed window.
  * Loopback only; it stops by itself. Used by every HTTP benchmark so ratios compare alike.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Pool } from 'undici';
 
@@ -19,6 +20,8 @@ export interface LoadOptions {
 
 export interface LoadResult {
   requests: number;
+  /** Every request sent, warm-up included (for per-request CPU). */
+  sent: number;
   /** Answers other than 200 (or transport errors) during the window. */
   errors: number;
   rps: number;
@@ -45,6 +48,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const end = warmupEnd + options.durationMs;
   const latencies: number[] = [];
   let errors = 0;
+  let sent = 0;
   let windowStart = 0;
   const worker = async () => {
     while (Date.now() < end) {
@@ -61,6 +65,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       } catch {
         ok = false;
       }
+      sent++;
       const now = Date.now();
       if (now < warmupEnd || now > end) continue;
       if (!windowStart) windowStart = now;
@@ -74,6 +79,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const seconds = options.durationMs / 1000;
   return {
     requests: latencies.length,
+    sent,
     errors,
     rps: latencies.length / seconds,
     p50Ms: percentile(latencies, 50),
@@ -87,4 +93,15 @@ export function loadAverage(): string {
   return loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc: per-request CPU of a
+ * server is steadier than its requests/s on a shared machine.
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 after the command name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
