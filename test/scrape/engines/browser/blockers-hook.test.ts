@@ -49,11 +49,25 @@ after(async () => {
   await site.close();
 });
 
-test('with block_ads the hook blocks requests and hides elements', async () => {
+test('with block_ads the hook blocks requests and removes matched elements from the HTML', async () => {
   site.resetCounters();
   const snapshot = await engine.render(renderPlan(site.url('/with-ads'), { blockAds: true }));
   assert.equal(site.hits('/ads/pixel.png'), 0);
   assert.equal(site.hits('/img/ok.png'), 1);
+  assert.doesNotMatch(snapshot.html, /class="banner"/);
+  assert.doesNotMatch(
+    snapshot.html,
+    /display: none !important/,
+    'the rules stay out of the output',
+  );
+  assert.match(snapshot.html, /\/img\/ok\.png/);
+});
+
+test('a screenshot with block_ads hides matched elements through the rules', async () => {
+  const snapshot = await engine.render(
+    renderPlan(site.url('/with-ads'), { blockAds: true, screenshot: true }),
+  );
+  assert.ok(snapshot.screenshot && snapshot.screenshot.length > 0);
   assert.match(snapshot.html, /\.banner \{ display: none !important; \}/);
 });
 
