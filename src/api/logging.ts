@@ -12,7 +12,20 @@ const API_KEY_IN_QUERY = /([?&](?:api_key|apiKey)=)[^&#]*/gi;
  */
 const OUR_KEY_ANYWHERE = /pgk_[A-Za-z0-9_-]+/g;
 
+const MENTIONS_A_KEY = /pgk_|api_?key=/i;
+
+/** Whether `url` may carry a key: the common case (no key in the URL) costs one regex test. */
+function mayCarryKey(url: string, keys: readonly string[]): boolean {
+  if (MENTIONS_A_KEY.test(url)) return true;
+  return keys.some(
+    (key) =>
+      key.length >= 8 &&
+      (url.includes(key.slice(0, 8)) || url.includes(encodeURIComponent(key).slice(0, 8))),
+  );
+}
+
 export function redactUrl(url: string, keys: readonly string[] = []): string {
+  if (!mayCarryKey(url, keys)) return url;
   let out = url
     .replace(API_KEY_IN_QUERY, '$1[REDACTED]')
     .replace(OUR_KEY_ANYWHERE, 'pgk_[REDACTED]');
