@@ -37,15 +37,9 @@ async function check(store: Store): Promise<void> {
   // Enough other rows that one change is a small share: the rebuild reuses row texts.
   for (let i = 0; i < 8; i++) await service.create(account.id, { name: `filler ${i}`, config });
   const a = await service.create(account.id, { name: 'a', config });
-  assert.deepEqual(
-    (await list()).map((w) => w.name).slice(0, 2),
-    ['a', 'filler 7'],
-  );
+  assert.deepEqual((await list()).map((w) => w.name).slice(0, 2), ['a', 'filler 7']);
   const b = await service.create(account.id, { name: 'b', config });
-  assert.deepEqual(
-    (await list()).map((w) => w.name).slice(0, 3),
-    ['b', 'a', 'filler 7'],
-  );
+  assert.deepEqual((await list()).map((w) => w.name).slice(0, 3), ['b', 'a', 'filler 7']);
   await service.rename(account.id, a.id, { name: 'a2' });
   assert.equal((await list()).find((w) => w.id === a.id)?.name, 'a2');
   await service.edit(account.id, a.id, { config: { markdown: true } });
