@@ -30,8 +30,11 @@ function mtime(path) {
 function ensureNodeModules() {
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (mtime(installed) >= mtime(join(root, 'package-lock.json')) && existsSync(installed)) return;
-  say('installing npm dependencies (npm ci; better-sqlite3 compiles, 2-5 min the first time)');
-  sh('npm', ['ci', '--no-audit', '--no-fund']);
+  say('installing npm dependencies (better-sqlite3 compiles, 2-5 min the first time)');
+  // `npm install`, not `npm ci`: the registry reachable here has no packages for other
+  // platforms (biome's and esbuild's darwin/win32 builds), so the lock file cannot list them
+  // and `npm ci` refuses it. With the lock file present, `npm install` installs its versions.
+  sh('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 let aptUpdated = false;
