@@ -86,6 +86,10 @@ function openSqlite(dataDir: string): Kysely<Database> {
 
 function openPostgres(url: string, poolSize: number): Kysely<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  // An idle client dropped by the server (restart, failover, pg_terminate_backend) emits
+  // 'error' on the pool; unheard, that would crash the process. The pool replaces the client,
+  // and the next query that needs the server reports the outage as its own error.
+  pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -135,7 +135,17 @@ describe('1,000 concurrent reserves of 1 credit on a balance of 100', () => {
         lowest: 0,
       });
     } finally {
-      for (const worker of workers) worker.child.kill();
+      // The workers' connections must be gone before the database is dropped.
+      await Promise.all(
+        workers.map(
+          ({ child }) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              child.kill();
+            }),
+        ),
+      );
       await store.close();
       await database.drop();
     }
