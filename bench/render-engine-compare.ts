@@ -5,6 +5,7 @@
  *   node --import tsx bench/render-engine-compare.ts [requests] [concurrency]
  */
 import { createBrowserEngine } from '../src/scrape/engines/browser/index.js';
+import { DEFAULT_SCRAPE_OPTIONS } from '../src/scrape/params/index.js';
 import type { ScrapePlan } from '../src/scrape/types.js';
 import {
   percentile,
@@ -15,24 +16,7 @@ import {
 
 export function benchPlan(url: string): ScrapePlan {
   return {
-    options: {
-      url,
-      render: true,
-      windowWidth: 1920,
-      windowHeight: 1080,
-      screenshot: false,
-      screenshotFullPage: false,
-      markdown: false,
-      blockResources: [],
-      blockAds: false,
-      blockCookieBanners: false,
-      blockChatWidgets: false,
-      webhookUrl: null,
-      proxyType: 'datacenter',
-      proxyCountry: null,
-      instructions: [],
-      timeoutMs: 60_000,
-    },
+    options: { ...DEFAULT_SCRAPE_OPTIONS, url, render: true },
     engine: 'browser',
     output: 'html',
     proxies: [],

@@ -1,4 +1,5 @@
 /** Builds a render=false ScrapePlan for the fetch engine suites. */
+import { DEFAULT_SCRAPE_OPTIONS } from '../../../src/scrape/params/index.js';
 import type { ProxyEndpoint, ScrapeOptions, ScrapePlan } from '../../../src/scrape/types.js';
 
 export function fetchPlan(
@@ -9,24 +10,7 @@ export function fetchPlan(
     signal = undefined as AbortSignal | undefined,
   } = {},
 ): ScrapePlan {
-  const options: ScrapeOptions = {
-    url,
-    render: false,
-    windowWidth: 1920,
-    windowHeight: 1080,
-    screenshot: false,
-    screenshotFullPage: false,
-    markdown: false,
-    blockResources: [],
-    blockAds: false,
-    blockCookieBanners: false,
-    blockChatWidgets: false,
-    webhookUrl: null,
-    proxyType: 'datacenter',
-    proxyCountry: null,
-    instructions: [],
-    timeoutMs,
-  };
+  const options: ScrapeOptions = { ...DEFAULT_SCRAPE_OPTIONS, url, timeoutMs };
   return {
     options,
     engine: 'fetch',

@@ -1,4 +1,5 @@
 /** Builds ScrapePlans for the browser engine's tests. */
+import { DEFAULT_SCRAPE_OPTIONS } from '../../../../src/scrape/params/index.js';
 import type { ProxyEndpoint, ScrapeOptions, ScrapePlan } from '../../../../src/scrape/types.js';
 
 export function renderPlan(
@@ -8,21 +9,11 @@ export function renderPlan(
 ): ScrapePlan {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const full: ScrapeOptions = {
+    ...DEFAULT_SCRAPE_OPTIONS,
     url,
     render: true,
     windowWidth: 800,
     windowHeight: 600,
-    screenshot: false,
-    screenshotFullPage: false,
-    markdown: false,
-    blockResources: [],
-    blockAds: false,
-    blockCookieBanners: false,
-    blockChatWidgets: false,
-    webhookUrl: null,
-    proxyType: 'datacenter',
-    proxyCountry: null,
-    instructions: [],
     timeoutMs,
     ...options,
   };
