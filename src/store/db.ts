@@ -5,10 +5,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrate } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { FifoSqliteDialect } from './sqlite-fifo-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -80,7 +81,7 @@ function openSqlite(dataDir: string): Kysely<Database> {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
   });
 }
 
