@@ -16,21 +16,13 @@ import {
   type Page,
 } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
+import { DEFAULT_CHROMIUM_PATH } from '../../src/scrape/engines/browser/options.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService } from '../helpers/service.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = `${ROOT}test-output/dashboard/`;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 /** The page the workflow scrapes: its instructions type into #q and click #go. */
 const FORM_PAGE = `<!doctype html>
@@ -67,8 +59,8 @@ describe('dashboard', () => {
     site.html('/form', FORM_PAGE);
     service = await startService({ allowPrivateNetworks: true, credits: 10_000 });
     browser = await chromium.launch({
-      executablePath: '/usr/lib/chromium/chromium',
-      args: CHROMIUM_ARGS,
+      executablePath: DEFAULT_CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.on('request', (r) => requested.push(r.url()));

@@ -12,19 +12,10 @@ import {
   loadFilterEngines,
   matchesNetworkBlock,
 } from '../../../src/scrape/blockers/filter-engines.js';
+import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-process.js';
+import { DEFAULT_CHROMIUM_PATH } from '../../../src/scrape/engines/browser/options.js';
 import { builtFilterDir } from './built-filters.js';
 
-const CHROMIUM = '/usr/lib/chromium/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const FIXTURE = readFileSync(new URL('./fixtures/blocked-page.html', import.meta.url), 'utf8');
 
 function isLoopback(url: string): boolean {
@@ -50,7 +41,10 @@ describe('in-browser blocking with the filter engines (real Chromium)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({
+      executablePath: DEFAULT_CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
+    });
   });
 
   after(async () => {

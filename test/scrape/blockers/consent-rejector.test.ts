@@ -8,18 +8,8 @@ import {
   installConsentRejector,
   loadConsentRejectorAssets,
 } from '../../../src/scrape/blockers/consent-rejector.js';
-
-const CHROMIUM = '/usr/lib/chromium/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-process.js';
+import { DEFAULT_CHROMIUM_PATH } from '../../../src/scrape/engines/browser/options.js';
 
 // OneTrust's banner as its SDK renders it: autoconsent's Onetrust rule detects
 // #onetrust-banner-sdk and, to opt out, clicks a visible #onetrust-reject-all-handler.
@@ -69,7 +59,10 @@ describe('installConsentRejector (real Chromium)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({
+      executablePath: DEFAULT_CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
+    });
   });
 
   after(async () => {
