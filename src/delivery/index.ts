@@ -7,8 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { WebhookQueue } from '../api/routes/scraper.get.js';
 import { refundCredits } from '../billing/credit-ledger.js';
 import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
-import { outputTypeOf } from '../scrape/params/index.js';
-import type { PreparedScrape, ScrapeService } from '../scrape/scrape-service.js';
+import { type PreparedScrape, runRecordOf, type ScrapeService } from '../scrape/scrape-service.js';
 import type { Store } from '../store/db.js';
 import { JobWorker } from '../store/jobs/job-worker.js';
 import { JobQueue } from '../store/jobs.js';
@@ -52,25 +51,14 @@ export interface WebhookDelivery {
 
 /** The request record as it stands while the scrape waits in the queue (contract 32). */
 function pendingRecord(prepared: PreparedScrape): RunRecord {
-  const { options } = prepared;
-  return {
-    id: prepared.requestId,
-    accountId: prepared.accountId,
-    workflowId: prepared.workflowId,
-    url: options.url,
+  return runRecordOf(prepared, {
     status: 'pending',
     statusCode: null,
     targetStatus: null,
-    outputType: outputTypeOf(options),
-    render: options.render,
-    proxyType: options.proxyType,
-    proxyCountry: options.proxyCountry,
     credits: 0,
     durationMs: null,
     error: null,
-    webhook: { url: options.webhookUrl ?? '', status: 'pending', attempts: 0, lastError: null },
-    createdAt: prepared.createdAt,
-  };
+  });
 }
 
 export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {

@@ -151,27 +151,14 @@ export class ScrapeService {
     charged: number,
     statusCode?: number,
   ): RunRecord {
-    const { options } = prepared;
-    return {
-      id: prepared.requestId,
-      accountId: prepared.accountId,
-      workflowId: prepared.workflowId,
-      url: options.url,
+    return runRecordOf(prepared, {
       status: outcome.ok ? 'success' : 'failed',
       statusCode: statusCode ?? (outcome.ok ? 200 : outcome.error.status),
       targetStatus: outcome.ok ? outcome.result.targetStatus : null,
-      outputType: outputTypeOf(options),
-      render: options.render,
-      proxyType: options.proxyType,
-      proxyCountry: options.proxyCountry,
       credits: charged,
       durationMs: Date.now() - prepared.createdAt,
       error: outcome.ok ? null : outcome.error.message,
-      webhook: options.webhookUrl
-        ? { url: options.webhookUrl, status: 'pending', attempts: 0, lastError: null }
-        : null,
-      createdAt: prepared.createdAt,
-    };
+    });
   }
 
   /** A workflow run refused after validation (proxy, address, credits) is still a run. */
@@ -190,4 +177,32 @@ function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+type RunState = Pick<
+  RunRecord,
+  'status' | 'statusCode' | 'targetStatus' | 'credits' | 'durationMs' | 'error'
+>;
+
+/**
+ * The request record of a prepared scrape as it stands now (pending in the webhook queue, or
+ * finished). A webhook run's delivery state starts pending; the delivery job moves it on.
+ */
+export function runRecordOf(prepared: PreparedScrape, state: RunState): RunRecord {
+  const { options } = prepared;
+  return {
+    id: prepared.requestId,
+    accountId: prepared.accountId,
+    workflowId: prepared.workflowId,
+    url: options.url,
+    ...state,
+    outputType: outputTypeOf(options),
+    render: options.render,
+    proxyType: options.proxyType,
+    proxyCountry: options.proxyCountry,
+    webhook: options.webhookUrl
+      ? { url: options.webhookUrl, status: 'pending', attempts: 0, lastError: null }
+      : null,
+    createdAt: prepared.createdAt,
+  };
 }
