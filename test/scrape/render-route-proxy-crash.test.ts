@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 
 let service: TestService;
 let site: FixtureSite;
@@ -31,14 +32,6 @@ async function browserPids(): Promise<number[]> {
   const res = await fetch(`${service.baseUrl}/readyz`);
   const body = (await res.json()) as { browser: { pids: number[] } };
   return body.browser.pids;
-}
-
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 before(async () => {

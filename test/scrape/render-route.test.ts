@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 
 let service: TestService;
 let site: FixtureSite;
@@ -29,14 +30,6 @@ async function scrape(params: Record<string, string>): Promise<Answer> {
     body,
     text: body.toString('utf8'),
   };
-}
-
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function pngSize(png: Buffer): { width: number; height: number } {

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { openStore, type Store } from '../../src/store/db.js';
 import { type JobHandler, JobWorker } from '../../src/store/jobs/job-worker.js';
 import { JobQueue } from '../../src/store/jobs.js';
+import { until } from '../helpers/until.js';
 
 let store: Store;
 let dir: string;
@@ -36,14 +37,6 @@ function worker(
     concurrency: extra.concurrency ?? 4,
   });
   return { queue, worker: instance };
-}
-
-async function until(check: () => Promise<boolean> | boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await sleep(10);
-  }
 }
 
 test('each job is handled and completed; concurrency is never exceeded', async () => {

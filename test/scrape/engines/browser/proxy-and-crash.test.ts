@@ -5,6 +5,7 @@ import { createBrowserEngine } from '../../../../src/scrape/engines/browser/inde
 import type { ProxyEndpoint } from '../../../../src/scrape/types.js';
 import { type FixtureSite, startFixtureSite } from '../../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../../helpers/forward-proxy.js';
+import { until } from '../../../helpers/until.js';
 import { renderPlan } from './plan-fixture.js';
 
 let site: FixtureSite;
@@ -66,8 +67,12 @@ test('killing Chromium fails the request it served, and the next one succeeds wi
   await engine.render(renderPlan(site.url('/page')));
   const [pid] = engine.status().pids;
   assert.ok(pid);
+  const slowBefore = site.hits('/slow');
   const pending = engine.render(renderPlan(site.url('/hang'), { timeoutMs: 20_000 }));
-  setTimeout(() => process.kill(pid, 'SIGKILL'), 500);
+  // Kill only once the page is certainly loading on this browser (its image is being
+  // fetched): a fixed delay raced the render onto the relaunched browser on a slow machine.
+  await until(() => site.hits('/slow') > slowBefore, 10_000);
+  process.kill(pid, 'SIGKILL');
   await assert.rejects(pending, { code: 'BROWSER_FAILED', status: 502 });
   const started = Date.now();
   const next = await engine.render(renderPlan(site.url('/page')));
