@@ -9,8 +9,8 @@ import type { Browser } from 'playwright-core';
 import { appError } from '../../../api/errors.js';
 import type { Budget } from './budget.js';
 import { launchChromium } from './chromium-process.js';
+import type { ContextNetwork } from './context-network.js';
 import type { ResolvedBrowserOptions } from './options.js';
-import type { PlaywrightProxy } from './proxy-settings.js';
 import { WarmPage } from './warm-page.js';
 
 class ManagedBrowser {
@@ -50,12 +50,11 @@ export class BrowserPool {
 
   constructor(private readonly options: ResolvedBrowserOptions) {}
 
-  /** A warm page for this proxy key: an idle one if any, else a new context. */
-  async acquire(
-    key: string,
-    proxy: PlaywrightProxy | undefined,
-    budget: Budget,
-  ): Promise<WarmPage> {
+  /**
+   * A warm page for this key: an idle one if any, else a new context whose way out
+   * `network()` opens (only called when a context is created).
+   */
+  async acquire(key: string, network: () => ContextNetwork, budget: Budget): Promise<WarmPage> {
     if (this.closed) throw appError('NOT_READY', 'the browser pool is shut down');
     for (;;) {
       const idle = this.takeIdle(key);
@@ -76,7 +75,7 @@ export class BrowserPool {
       guardRedirects: !this.options.allowPrivateNetworks,
       operationTimeoutMs: this.options.operationTimeoutMs,
     };
-    const creating = WarmPage.create(managed.browser, key, proxy, settings);
+    const creating = WarmPage.create(managed.browser, key, network(), settings);
     const page = await budget.race(creating, this.opCap('creating a page')).catch((error) => {
       void creating.then(
         (p) => p.close(),
@@ -175,7 +174,8 @@ export class BrowserPool {
     if (!managed.draining && !this.closed) this.crashes += 1;
     managed.dead = true;
     for (const page of managed.active) page.fail('the browser exited');
-    managed.idle.length = 0;
+    // Closing gives their guard tickets back (the contexts themselves are gone already).
+    for (const page of managed.idle.splice(0)) void page.close();
     const index = this.browsers.indexOf(managed);
     if (index >= 0) this.browsers.splice(index, 1);
   }

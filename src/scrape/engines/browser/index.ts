@@ -4,6 +4,7 @@
  * limit and its default, warm-page.ts for the isolation guarantee between requests.
  */
 import { type AppError, appError, isAppError } from '../../../api/errors.js';
+import { type GuardProxy, startGuardProxy } from '../../net/guard-proxy.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapePlan } from '../../types.js';
 import {
   asBrowserFailure,
@@ -14,11 +15,12 @@ import {
 } from './browser-errors.js';
 import { BrowserPool } from './browser-pool.js';
 import { Budget } from './budget.js';
+import { type ContextNetwork, directNetwork, guardedNetwork } from './context-network.js';
 import { type BrowserEngineOptions, resolveOptions } from './options.js';
 import { PageSlots } from './page-slots.js';
-import { proxyKey, redactedProxy, toPlaywrightProxy } from './proxy-settings.js';
+import { proxyKey, redactedProxy } from './proxy-settings.js';
 import { blockerSelection, renderOnPage } from './render-page.js';
-import { RequestPolicy } from './request-policy.js';
+import { isChromiumServiceHost, RequestPolicy } from './request-policy.js';
 import { blockedPlaywrightTypes } from './resource-types.js';
 
 export type { BlockerSelection, BrowserBlockersHook } from './blockers-hook.js';
@@ -60,6 +62,22 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
   const options = resolveOptions(input);
   const pool = new BrowserPool(options);
   const slots = new PageSlots(options.maxConcurrentPages, options.maxQueuedRequests);
+  // The guard proxy starts with the first render that needs it and closes with the engine.
+  // With private networks allowed there is nothing to refuse, so contexts go direct.
+  let guard: Promise<GuardProxy> | null = null;
+  const startGuard = (): Promise<GuardProxy> => {
+    guard ??= startGuardProxy({
+      guard: options.guard ?? {},
+      refuseHost: isChromiumServiceHost,
+    });
+    return guard;
+  };
+
+  async function networkFor(proxy: ProxyEndpoint | null): Promise<() => ContextNetwork> {
+    if (options.allowPrivateNetworks) return () => directNetwork(proxy);
+    const started = await startGuard();
+    return () => guardedNetwork(started, proxy);
+  }
 
   async function renderVia(
     proxy: ProxyEndpoint | null,
@@ -69,9 +87,10 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
   ): Promise<PageSnapshot> {
     const warm = await pool.acquire(
       `${plan.isolationKey ?? ''}|${proxyKey(proxy)}`,
-      toPlaywrightProxy(proxy),
+      await budget.race(networkFor(proxy)),
       budget,
     );
+    warm.network.clear();
     warm.policy = new RequestPolicy({
       allowPrivate: options.allowPrivateNetworks,
       guard: options.guard,
@@ -142,6 +161,8 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
     close: async () => {
       slots.rejectAll(appError('NOT_READY', 'the browser pool is shut down'));
       await pool.close();
+      const started = await guard?.catch(() => null);
+      await started?.close();
     },
   };
 }

@@ -7,7 +7,9 @@ import type { Page, Response } from 'playwright-core';
 import { appError } from '../../../api/errors.js';
 import type { PageSnapshot, ScrapePlan } from '../../types.js';
 import { anyBlocker, type BlockerSelection, type ConsentHandle } from './blockers-hook.js';
+import { netErrorCode } from './browser-errors.js';
 import type { Budget } from './budget.js';
+import { explainNavigationFailure } from './context-network.js';
 import { runInstructions } from './instructions.js';
 import type { ResolvedBrowserOptions } from './options.js';
 import type { WarmPage } from './warm-page.js';
@@ -88,6 +90,12 @@ async function navigate(warm: WarmPage, plan: ScrapePlan, budget: Budget): Promi
       throw refused.reason === 'unresolved'
         ? appError('FETCH_FAILED', `could not resolve ${refused.host}`)
         : appError('URL_NOT_ALLOWED', refused.host);
+    }
+    // The guard proxy refused or saw fail what the route let through (a rebound name, a
+    // dead upstream): Chromium only reports a failed tunnel or an empty response.
+    if (netErrorCode(error) !== null && warm.policy) {
+      const explained = explainNavigationFailure(warm.network.events, warm.policy.mainHosts);
+      if (explained) throw explained;
     }
     if (error instanceof Error && error.name === 'TimeoutError') throw budget.timedOut();
     if (warm.failure !== null) throw appError('BROWSER_FAILED', warm.failure);

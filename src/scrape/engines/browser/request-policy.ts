@@ -57,6 +57,8 @@ export interface RequestPolicyInit {
 export class RequestPolicy {
   /** Set when the main document (or a redirect of it) was refused by the SSRF check. */
   refusedMain: Extract<UrlCheck, { allowed: false }> | null = null;
+  /** Hosts the main document and its redirect hops went to (to read the guard proxy's events). */
+  readonly mainHosts = new Set<string>();
   private readonly hostChecks = new Map<string, Promise<UrlCheck>>();
 
   constructor(private readonly init: RequestPolicyInit) {}
@@ -73,6 +75,7 @@ export class RequestPolicy {
       return { action: 'abort', why: 'scheme' };
     }
     const host = hostOf(url);
+    if (facts.isMainDocument) this.mainHosts.add(host);
     if (!facts.isMainDocument) {
       if (isChromiumServiceHost(host)) return { action: 'abort', why: 'service-host' };
       if (this.init.blockedTypes.has(facts.type)) return { action: 'abort', why: 'type' };

@@ -16,7 +16,7 @@ import type {
   Route,
   WebSocketRoute,
 } from 'playwright-core';
-import type { PlaywrightProxy } from './proxy-settings.js';
+import type { ContextNetwork } from './context-network.js';
 import type { RequestPolicy } from './request-policy.js';
 
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
@@ -54,29 +54,37 @@ export class WarmPage {
     readonly context: BrowserContext,
     readonly page: Page,
     private readonly cdp: CDPSession,
+    /** The context's way out (its guard ticket); released when the context closes. */
+    readonly network: ContextNetwork,
   ) {}
 
   static async create(
     browser: Browser,
     key: string,
-    proxy: PlaywrightProxy | undefined,
+    network: ContextNetwork,
     settings: WarmPageSettings,
   ): Promise<WarmPage> {
-    const context = await browser.newContext({
-      proxy,
-      deviceScaleFactor: 1,
-      acceptDownloads: false,
-      serviceWorkers: settings.serviceWorkers,
-      viewport: { width: 1920, height: 1080 },
-    });
+    const context = await browser
+      .newContext({
+        proxy: network.proxy,
+        deviceScaleFactor: 1,
+        acceptDownloads: false,
+        serviceWorkers: settings.serviceWorkers,
+        viewport: { width: 1920, height: 1080 },
+      })
+      .catch((error: unknown) => {
+        network.release();
+        throw error;
+      });
     try {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
-      const warm = new WarmPage(key, context, page, cdp);
+      const warm = new WarmPage(key, context, page, cdp, network);
       await warm.wire(settings);
       return warm;
     } catch (error) {
       await context.close().catch(() => {});
+      network.release();
       throw error;
     }
   }
@@ -213,6 +221,7 @@ export class WarmPage {
   async close(): Promise<void> {
     this.policy = null;
     await this.context.close().catch(() => {});
+    this.network.release();
   }
 }
 
