@@ -1,9 +1,10 @@
 /**
  * What authentication, hooks, logging and metrics cost: requests/s of GET /api/account on
  * the real service (key in X-API-Key, SQLite lookup, info-level request log to /dev/null)
- * against a bare Fastify route returning the same JSON, in one run, same load generator.
+ * against a bare Fastify route returning the same JSON, in one run, same load generator; a
+ * third row is that bare route with Fastify's own request logging, for scale.
  * Each server is a child process; the load generator is this process.
- *   node --import tsx bench/auth-overhead.ts [--connections 32] [--seconds 10]
+ *   npm run build && node --import tsx bench/auth-overhead.ts [--connections 32] [--seconds 10]
  * Target: ratio >= 0.8.
  */
 import { parseArgs } from 'node:util';
@@ -28,7 +29,7 @@ interface Row {
   cpuUsPerRequest: number;
 }
 const rows: Row[] = [];
-for (const kind of ['bare-account', 'service'] as const) {
+for (const kind of ['bare-account', 'bare-account-logged', 'service'] as const) {
   const server = await startChildServer(kind);
   try {
     const cpuBefore = cpuSeconds(server.pid);
@@ -52,7 +53,7 @@ for (const kind of ['bare-account', 'service'] as const) {
     await server.stop();
   }
 }
-const [bare, service] = rows as [Row, Row];
+const [bare, bareLogged, service] = rows as [Row, Row, Row];
 console.log(
   `auth-overhead: ${connections} connections, ${durationMs / 1000} s each, load ${loadAverage()}`,
 );
@@ -64,6 +65,7 @@ for (const r of rows) {
   );
 }
 console.log(`ratio service/bare: ${(service.rps / bare.rps).toFixed(3)} (target >= 0.8)`);
+console.log(`ratio bare with request logging/bare: ${(bareLogged.rps / bare.rps).toFixed(3)}`);
 console.log(
   `CPU per request service/bare: ${(service.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2)}x`,
 );

@@ -2,21 +2,23 @@
  * The servers a benchmark compares, each started as a child process so that the load
  * generator (the parent) does not share its event loop:
  *   node --import tsx bench/lib/servers.ts <kind> [DATA_DIR]
- * kinds: `service` (the real service, LOG_LEVEL=info, logs to /dev/null by the parent),
- * `bare-account` (bare Fastify returning an /api/account-shaped JSON), `bare-fetch` (bare
+ * kinds: `service` (the real service as `npm start` runs it: the built `dist/`, warm browser,
+ * LOG_LEVEL=info, logs to /dev/null by the parent; run `npm run build` first),
+ * `bare-account` (bare Fastify returning an /api/account-shaped JSON), `bare-account-logged`
+ * (the same with Fastify's own pino request logging, two lines per request), `bare-fetch` (bare
  * node:http server fetching ?url= with undici and returning the body), `fixture` (the test
  * fixture site). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
-import { createAccount } from '../../src/accounts/account-store.js';
-import { loadConfig } from '../../src/config.js';
-import { startService } from '../../src/main.js';
+import type * as AccountStore from '../../src/accounts/account-store.js';
+import type * as Configuration from '../../src/config.js';
+import type * as Main from '../../src/main.js';
 import { startFixtureSite } from '../../test/helpers/fixture-site.js';
 
 function ready(info: Record<string, string>): void {
@@ -24,8 +26,23 @@ function ready(info: Record<string, string>): void {
 }
 
 const [kind, dataDirArg] = process.argv.slice(2);
+// Exit normally on the parent's SIGTERM, so `node --cpu-prof` writes its profile.
+if (kind !== 'service') process.once('SIGTERM', () => process.exit(0));
+
+/** The built service: tsx's transpiled sources run markedly slower than tsc's output. */
+async function builtService() {
+  const dist = new URL('../../dist/', import.meta.url);
+  if (!existsSync(new URL('main.js', dist))) throw new Error('run `npm run build` first');
+  const [main, config, accounts] = await Promise.all([
+    import(new URL('main.js', dist).href) as Promise<typeof Main>,
+    import(new URL('config.js', dist).href) as Promise<typeof Configuration>,
+    import(new URL('accounts/account-store.js', dist).href) as Promise<typeof AccountStore>,
+  ]);
+  return { ...main, ...config, ...accounts };
+}
 
 if (kind === 'service') {
+  const { createAccount, loadConfig, startService } = await builtService();
   const dataDir = dataDirArg ?? mkdtempSync(join(tmpdir(), 'pagegrab-bench-'));
   const config = loadConfig({
     PATH: process.env.PATH,
@@ -34,7 +51,7 @@ if (kind === 'service') {
     ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   });
-  const service = await startService(config);
+  const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== "0" });
   const { apiKey } = await createAccount(service.store.db, {
     name: 'bench',
     credits: 1_000_000_000,
@@ -42,8 +59,8 @@ if (kind === 'service') {
   });
   service.closeOnSignals();
   ready({ url: service.url, apiKey });
-} else if (kind === 'bare-account') {
-  const app = Fastify({ logger: false });
+} else if (kind === 'bare-account' || kind === 'bare-account-logged') {
+  const app = Fastify({ logger: kind === 'bare-account-logged' ? { level: 'info' } : false });
   const createdAt = new Date().toISOString();
   app.get('/api/account', async () => ({
     id: '0190b2c8-0000-7000-8000-000000000000',

@@ -102,18 +102,21 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const routes = new RouteTable();
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
   app.decorateRequest('account', null);
-  app.decorate('authenticate', createAuthenticate(deps.store.db));
+  app.decorate('authenticate', createAuthenticate(deps.store));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: on the hot path each promise costs, more so once
+  // Playwright's AsyncLocalStorage has switched on Node 20's promise hooks.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s
   // keep-alive timeout (past the grace period); `Connection: close` ends it with its answer.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (deps.readiness?.draining?.()) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.httpRequests.inc({
       method: request.method,
@@ -121,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       status: String(reply.statusCode),
     });
     deps.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
   registerErrorHandling(app, routes);
 

@@ -38,13 +38,16 @@ export function redactUrl(url: string, keys: readonly string[] = []): string {
   return out;
 }
 
+function pushStrings(found: string[], value: unknown): void {
+  if (typeof value === 'string') found.push(value);
+  else if (Array.isArray(value)) for (const item of value) pushStrings(found, item);
+}
+
 function keysOf(request: FastifyRequest): string[] {
   const found: string[] = [];
   // Pino also calls the serializer with objects that only look like a request.
-  const header = request.headers?.['x-api-key'];
-  for (const value of [header].flat()) if (typeof value === 'string') found.push(value);
-  const query = request.query as Record<string, unknown> | undefined;
-  for (const value of [query?.api_key].flat()) if (typeof value === 'string') found.push(value);
+  pushStrings(found, request.headers?.['x-api-key']);
+  pushStrings(found, (request.query as Record<string, unknown> | undefined)?.api_key);
   return found;
 }
 

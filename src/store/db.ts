@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrate } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -16,6 +16,19 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Runs a compiled read on committed rows, outside every transaction. On SQLite it runs on
+   * a second, read-only connection, synchronously: it neither waits behind the writer's
+   * queue nor sees a transaction that is still open there. For the hottest reads (the API
+   * key lookup on every request); everything else goes through `db`.
+   */
+  readRows<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
+  /**
+   * A number that changes whenever any connection, in this process or another, commits
+   * (SQLite's `data_version` seen from the read connection): a per-process cache of rows is
+   * valid while it stays the same. Null on PostgreSQL, where no such cheap signal exists.
+   */
+  dataVersion(): number | null;
   close(): Promise<void>;
 }
 
@@ -72,17 +85,28 @@ function withStatementCache(database: SqliteDatabase.Database) {
   });
 }
 
-function openSqlite(dataDir: string): Kysely<Database> {
+interface SqliteHandles {
+  db: Kysely<Database>;
+  reader: SqliteDatabase.Database;
+}
+
+function openSqlite(dataDir: string): SqliteHandles {
   mkdirSync(dataDir, { recursive: true });
-  const database = new SqliteDatabase(join(dataDir, 'pagegrab.db'));
+  const file = join(dataDir, 'pagegrab.db');
+  const database = new SqliteDatabase(file);
   // WAL lets readers (the CLI) work beside the server; FULL makes each commit durable.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return new Kysely<Database>({
+  // Opened after the writer set WAL: in WAL a reader sees the last commit and never blocks it.
+  const reader = withStatementCache(new SqliteDatabase(file));
+  reader.pragma('query_only = ON');
+  reader.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
     dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
   });
+  return { db, reader };
 }
 
 function openPostgres(url: string, poolSize: number): Kysely<Database> {
@@ -96,14 +120,36 @@ function openPostgres(url: string, poolSize: number): Kysely<Database> {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: Dialect = options.databaseUrl ? 'postgres' : 'sqlite';
-  const db = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : openSqlite(options.dataDir);
+  const sqlite = options.databaseUrl ? null : openSqlite(options.dataDir);
+  const db = sqlite
+    ? sqlite.db
+    : openPostgres(options.databaseUrl as string, options.poolSize ?? 10);
   try {
     await migrate(db as Kysely<unknown>, dialect);
   } catch (error) {
     await db.destroy();
+    sqlite?.reader.close();
     throw error;
   }
-  return { db, dialect, close: () => db.destroy() };
+  const readRows = sqlite
+    ? <Row>(query: CompiledQuery<Row>) => {
+        try {
+          const statement = sqlite.reader.prepare(query.sql);
+          return Promise.resolve(statement.all(query.parameters as unknown[]) as Row[]);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
+    : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
+  const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
+  return {
+    db,
+    dialect,
+    readRows,
+    dataVersion: () => (version ? (version.get() as number) : null),
+    close: async () => {
+      await db.destroy();
+      sqlite?.reader.close();
+    },
+  };
 }

@@ -3,9 +3,9 @@
  * present must agree. Missing → 403 `API Key is required!`, unknown → 403 `Invalid API key!`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { type Account, findAccountByApiKey } from '../../accounts/account-store.js';
-import type { Database } from '../../store/schema.js';
+import type { Account } from '../../accounts/account-store.js';
+import { ApiKeyLookup } from '../../accounts/api-key-lookup.js';
+import type { Store } from '../../store/db.js';
 import { appError } from '../errors.js';
 
 declare module 'fastify' {
@@ -30,11 +30,12 @@ export function keyOf(request: FastifyRequest): string | undefined {
   return fromQuery ?? fromHeader;
 }
 
-export function createAuthenticate(db: Kysely<Database>) {
+export function createAuthenticate(store: Store) {
+  const keys = new ApiKeyLookup(store);
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const key = keyOf(request);
     if (key === undefined || key === '') throw appError('API_KEY_REQUIRED');
-    const account = await findAccountByApiKey(db, key);
+    const account = await keys.find(key);
     if (!account) throw appError('INVALID_API_KEY');
     request.account = account;
   };
