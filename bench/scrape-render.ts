@@ -5,6 +5,9 @@
  * same local page, at several concurrencies; plus the route's screenshot and markdown
  * variants. Target (issue 4): route html throughput >= 1.5x the bare loop (floor 0.9x).
  *   node --import tsx bench/scrape-render.ts [requests per cell, 40] [concurrencies, 1,2,4]
+ *   ... --guard  instead: the browser engine in this process, html renders, without the SSRF
+ *                guard (ALLOW_PRIVATE_NETWORKS=true) against with it forced on (the route
+ *                checks and the guard proxy, with 127.0.0.1 classified as allowed)
  *
  * CPU: user+system of the live process trees, reaped children included (treeCpuSeconds),
  * read before any browser closes; the route's Node share is the service process tree minus
@@ -16,6 +19,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createBrowserEngine } from '../src/scrape/engines/browser/index.js';
+import { isPublicAddress } from '../src/scrape/net/address-policy.js';
+import { DEFAULT_SCRAPE_OPTIONS } from '../src/scrape/params/index.js';
 import {
   percentile,
   runBareBaseline,
@@ -197,7 +203,73 @@ function line(cell: Cell): string {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** html renders on an in-process engine, with or without the SSRF guard (see --guard). */
+async function engineCell(url: string, guarded: boolean, n: number, c: number): Promise<Cell> {
+  const engine = createBrowserEngine({
+    allowPrivateNetworks: !guarded,
+    maxConcurrentPages: Math.max(c, 4),
+    // The bench page is on 127.0.0.1: allowed here so that the guard checks and passes it.
+    guard: { isAllowedAddress: (ip) => ip === '127.0.0.1' || isPublicAddress(ip) },
+  });
+  const one = async (): Promise<number> => {
+    const started = performance.now();
+    const timeoutMs = 30_000;
+    await engine.render({
+      options: { ...DEFAULT_SCRAPE_OPTIONS, url, render: true, timeoutMs },
+      engine: 'browser',
+      output: 'html',
+      proxies: [],
+      deadline: Date.now() + timeoutMs,
+      signal: new AbortController().signal,
+    });
+    return performance.now() - started;
+  };
+  const loop = async (count: number, latencies: number[]) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: c }, async () => {
+        while (next < count) {
+          next += 1;
+          latencies.push(await one());
+        }
+      }),
+    );
+  };
+  try {
+    await loop(2 * c, []);
+    const [pid] = engine.status().pids;
+    const chromium0 = treeCpu(pid ?? 0);
+    const node0 = process.cpuUsage();
+    const latencies: number[] = [];
+    const t0 = performance.now();
+    await loop(n, latencies);
+    const seconds = (performance.now() - t0) / 1000;
+    const node = process.cpuUsage(node0);
+    const chromium = treeCpu(pid ?? 0) - chromium0;
+    latencies.sort((a, b) => a - b);
+    const name = guarded ? 'engine guarded' : 'engine unguarded';
+    return cellOf(name, c, n, seconds, latencies, chromium, (node.user + node.system) / 1e6);
+  } finally {
+    await engine.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--guard')) {
+  const [n = 40, concurrencies = '1,2,4'] = process.argv.slice(2).filter((a) => a !== '--guard');
+  const page = await serveBenchPage();
+  console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+  console.log(`${n} html renders per cell after a warm-up, in-process engine; page ${page.url}`);
+  try {
+    for (const c of String(concurrencies).split(',').map(Number)) {
+      for (const guarded of [false, true]) {
+        console.log(line(await engineCell(page.url, guarded, Number(n), c)));
+      }
+    }
+  } finally {
+    await page.close();
+  }
+  console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const n = Number(process.argv[2] ?? 40);
   const concurrencies = (process.argv[3] ?? '1,2,4').split(',').map(Number);
   const page = await serveBenchPage();

@@ -48,6 +48,8 @@ export interface BrowserPoolStatus {
   openPages: number;
   /** OS pids of the browser processes (metrics, tests). */
   pids: number[];
+  /** Contexts holding a guard-proxy ticket (one per open guarded context: leak check). */
+  guardTickets: number;
 }
 
 export interface BrowserEngine {
@@ -65,10 +67,14 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
   // The guard proxy starts with the first render that needs it and closes with the engine.
   // With private networks allowed there is nothing to refuse, so contexts go direct.
   let guard: Promise<GuardProxy> | null = null;
+  let guardUp: GuardProxy | null = null;
   const startGuard = (): Promise<GuardProxy> => {
     guard ??= startGuardProxy({
       guard: options.guard ?? {},
       refuseHost: isChromiumServiceHost,
+    }).then((started) => {
+      guardUp = started;
+      return started;
     });
     return guard;
   };
@@ -154,6 +160,7 @@ export function createBrowserEngine(input: BrowserEngineOptions = {}): BrowserEn
         openContexts: stats.openContexts,
         openPages: stats.openPages,
         pids: stats.pids,
+        guardTickets: guardUp?.tickets() ?? 0,
       };
     },
     warmUp: () =>

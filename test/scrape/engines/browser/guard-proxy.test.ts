@@ -18,6 +18,7 @@ import { createBrowserEngine } from '../../../../src/scrape/engines/browser/inde
 import type { ProxyEndpoint } from '../../../../src/scrape/types.js';
 import { type FixtureSite, startFixtureSite } from '../../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../../helpers/forward-proxy.js';
+import { until } from '../../../helpers/until.js';
 import { renderPlan } from './plan-fixture.js';
 
 let site: FixtureSite;
@@ -225,4 +226,22 @@ test('with an upstream proxy forbidden targets are refused here and never reach 
   assert.ok(hosts.has('127.0.0.1'));
   assert.ok(!hosts.has('rebind.test') && !hosts.has('secret.test'), [...hosts].join());
   assert.equal(secret.connections(), 0);
+});
+
+test('each open context holds one guard ticket, and closed ones give theirs back', async () => {
+  // Releases finish after render() returns (reset, idle trimming): wait for them.
+  await until(() => engine.status().guardTickets === engine.status().openContexts);
+  assert.ok(engine.status().openContexts >= 1);
+});
+
+test('a target that refuses the guard keeps the error text of a direct render', async () => {
+  // A port nothing listens on (9 and the like are refused by Chromium itself as unsafe).
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const closedPort = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  await assert.rejects(engine.render(renderPlan(`http://allowed.test:${closedPort}/`)), {
+    code: 'FETCH_FAILED',
+    message: 'Failed to fetch the page: connection refused',
+  });
 });
