@@ -1,7 +1,8 @@
 /** Accounts and their API keys. Keys exist here only as SHA-256 hashes. */
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
+import { preparedQuery } from '../store/prepared-query.js';
 import type { AccountsTable, Database } from '../store/schema.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, sameHash } from './api-key.js';
 
@@ -67,36 +68,23 @@ export async function createAccount(
   return { account: toAccount(row), apiKey };
 }
 
-function keyLookup(db: Kysely<Database>, keyHash: string) {
-  return db
+/**
+ * Every authenticated request runs this lookup: built once per dialect (prepared-query.ts),
+ * run through `readRows` (on SQLite a synchronous read-only connection: the Kysely driver
+ * path cost ~15 µs and a dozen promises more).
+ */
+const keyLookup = preparedQuery((db, keyHash: string) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
     .selectAll('accounts')
     .select(['api_keys.key_hash'])
     .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null);
-}
+    .where('api_keys.revoked_at', 'is', null),
+);
 
-type KeyRow = AccountsTable & { key_hash: string };
-
-/**
- * Every authenticated request runs this lookup: its SQL is compiled once per database and
- * reused with the new hash (building the query was ~15% of an /api/account request), and it
- * runs through `readRows` (on SQLite a synchronous read-only connection: the Kysely driver
- * path cost ~15 µs and a dozen promises more).
- */
-const compiledLookups = new WeakMap<Kysely<Database>, string>();
-
-async function lookupKey(store: Store, keyHash: string): Promise<KeyRow | undefined> {
-  let sqlText = compiledLookups.get(store.db);
-  if (sqlText === undefined) {
-    const compiled = keyLookup(store.db, keyHash).compile();
-    // The reuse below binds the hash as the only parameter.
-    if (compiled.parameters.length !== 1) throw new Error('key lookup must have one parameter');
-    sqlText = compiled.sql;
-    compiledLookups.set(store.db, sqlText);
-  }
-  const rows = await store.readRows<KeyRow>(CompiledQuery.raw(sqlText, [keyHash]));
+async function lookupKey(store: Store, keyHash: string) {
+  const rows = await store.readRows(keyLookup(store.db, keyHash));
   return rows[0];
 }
 

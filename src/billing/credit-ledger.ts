@@ -6,7 +6,43 @@
  */
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../store/in-transaction.js';
+import { preparedQuery } from '../store/prepared-query.js';
 import type { Database, LedgerKind } from '../store/schema.js';
+
+// Every scrape runs these: built once per dialect (see prepared-query.ts).
+const insertEntry = preparedQuery(
+  (
+    db,
+    accountId: string,
+    requestId: string | null,
+    kind: LedgerKind,
+    amount: number,
+    balanceAfter: number,
+    createdAt: number,
+  ) =>
+    db.insertInto('ledger').values({
+      account_id: accountId,
+      request_id: requestId,
+      kind,
+      amount,
+      balance_after: balanceAfter,
+      created_at: createdAt,
+    }),
+);
+
+/** Moves the balance by `delta` unless that takes it below `floor`; the new balance. */
+const moveBalance = preparedQuery((db, accountId: string, delta: number, floor: number) =>
+  db
+    .updateTable('accounts')
+    .set((eb) => ({ credits: eb('credits', '+', delta) }))
+    .where('id', '=', accountId)
+    .where('credits', '>=', floor)
+    .returning('credits'),
+);
+
+const balanceOf = preparedQuery((db, accountId: string) =>
+  db.selectFrom('accounts').select('credits').where('id', '=', accountId),
+);
 
 async function record(
   db: Kysely<Database>,
@@ -16,17 +52,20 @@ async function record(
   amount: number,
   balanceAfter: number,
 ): Promise<void> {
-  await db
-    .insertInto('ledger')
-    .values({
-      account_id: accountId,
-      request_id: requestId,
-      kind,
-      amount,
-      balance_after: balanceAfter,
-      created_at: Date.now(),
-    })
-    .execute();
+  await db.executeQuery(
+    insertEntry(db, accountId, requestId, kind, amount, balanceAfter, Date.now()),
+  );
+}
+
+/** The balance after the move, or null when it would go below `floor` (or no account). */
+async function move(
+  db: Kysely<Database>,
+  accountId: string,
+  delta: number,
+  floor: number,
+): Promise<number | null> {
+  const { rows } = await db.executeQuery(moveBalance(db, accountId, delta, floor));
+  return rows[0] ? Number(rows[0].credits) : null;
 }
 
 /** Takes `amount` credits if the balance allows; returns the balance after, or null if short. */
@@ -37,15 +76,8 @@ export async function reserveCredits(
   requestId: string,
 ): Promise<number | null> {
   return inTransaction(db, async (trx) => {
-    const row = await trx
-      .updateTable('accounts')
-      .set((eb) => ({ credits: eb('credits', '-', amount) }))
-      .where('id', '=', accountId)
-      .where('credits', '>=', amount)
-      .returning('credits')
-      .executeTakeFirst();
-    if (!row) return null;
-    const balance = Number(row.credits);
+    const balance = await move(trx, accountId, -amount, amount);
+    if (balance === null) return null;
     await record(trx, accountId, requestId, 'reserve', -amount, balance);
     return balance;
   });
@@ -61,12 +93,9 @@ export async function settleCredits(
   amount: number,
   requestId: string,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('credits')
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  const balance = Number(row.credits);
+  const { rows } = await db.executeQuery(balanceOf(db, accountId));
+  if (!rows[0]) throw new Error(`no account ${accountId}`);
+  const balance = Number(rows[0].credits);
   await record(db, accountId, requestId, 'settle', amount, balance);
   return balance;
 }
@@ -79,13 +108,8 @@ export async function refundCredits(
   requestId: string,
 ): Promise<number> {
   return inTransaction(db, async (trx) => {
-    const row = await trx
-      .updateTable('accounts')
-      .set((eb) => ({ credits: eb('credits', '+', amount) }))
-      .where('id', '=', accountId)
-      .returning('credits')
-      .executeTakeFirstOrThrow();
-    const balance = Number(row.credits);
+    const balance = await move(trx, accountId, amount, 0);
+    if (balance === null) throw new Error(`no account ${accountId}`);
     await record(trx, accountId, requestId, 'refund', amount, balance);
     return balance;
   });
