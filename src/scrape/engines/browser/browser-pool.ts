@@ -8,7 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { appError } from '../../../api/errors.js';
 import type { Budget } from './budget.js';
-import { launchChromium } from './chromium-process.js';
+import { GUARDED_CHROMIUM_ARGS, launchChromium } from './chromium-process.js';
 import type { ContextNetwork } from './context-network.js';
 import type { ResolvedBrowserOptions } from './options.js';
 import { WarmPage } from './warm-page.js';
@@ -154,10 +154,11 @@ export class BrowserPool {
   }
 
   private async launch(): Promise<ManagedBrowser> {
-    const { executablePath, extraArgs, operationTimeoutMs } = this.options;
+    const { executablePath, extraArgs, operationTimeoutMs, allowPrivateNetworks } = this.options;
+    const args = allowPrivateNetworks ? extraArgs : [...GUARDED_CHROMIUM_ARGS, ...extraArgs];
     let launched: Awaited<ReturnType<typeof launchChromium>>;
     try {
-      launched = await launchChromium(executablePath, extraArgs, operationTimeoutMs);
+      launched = await launchChromium(executablePath, args, operationTimeoutMs);
     } catch (error) {
       const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
       throw appError('BROWSER_FAILED', `could not start Chromium: ${reason}`);

@@ -22,6 +22,15 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--metrics-recording-only',
 ];
 
+/**
+ * Added when the guard proxy is in use: WebRTC's UDP (STUN, TURN, peer candidates) does not
+ * go through an HTTP proxy, so it could reach any address. This policy allows only proxied
+ * (TCP) WebRTC traffic, which the guard vets like any other connection.
+ */
+export const GUARDED_CHROMIUM_ARGS: readonly string[] = [
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
 export async function launchChromium(
   executablePath: string,
   extraArgs: readonly string[],

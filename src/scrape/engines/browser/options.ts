@@ -8,7 +8,11 @@ import type { BrowserBlockersHook } from './blockers-hook.js';
 export interface BrowserEngineOptions {
   /** The Chromium binary. Default `/usr/lib/chromium/chromium` (Debian's real binary, not the wrapper script). */
   executablePath?: string;
-  /** ALLOW_PRIVATE_NETWORKS: when true the page may reach loopback/private addresses. Default false. */
+  /**
+   * ALLOW_PRIVATE_NETWORKS: when true the page may reach loopback/private addresses and
+   * contexts connect directly. When false (default) every context goes through the guard
+   * proxy in this process (src/scrape/net/guard-proxy.ts), chained to the plan's upstream.
+   */
   allowPrivateNetworks?: boolean;
   /** Pages rendering at once on this node, over all browsers. Default 4 (2 cores: CPU-bound beyond). */
   maxConcurrentPages?: number;
@@ -40,8 +44,9 @@ export interface BrowserEngineOptions {
   /** In-browser ad/cookie/chat blocking (src/scrape/blockers). Default: none (options ignored). */
   blockers?: BrowserBlockersHook;
   /**
-   * DNS resolver and address policy for the SSRF check. Default: the system resolver and
-   * `isPublicAddress`. Tests substitute them to tell loopback hosts apart.
+   * DNS resolver and address policy for the SSRF check (the route's and the guard proxy's).
+   * Default: the system resolver and `isPublicAddress`. Tests substitute them to tell
+   * loopback hosts apart; with a substituted lookup Chromium needs no DNS for test names.
    */
   guard?: Pick<GuardOptions, 'lookup' | 'isAllowedAddress'>;
   /** Extra Chromium switches (appended). Do not pass --disable-features: it replaces Playwright's list. */

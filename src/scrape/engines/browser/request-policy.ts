@@ -4,6 +4,11 @@
  * blocked resource types, the blockers' network filters, then the SSRF check (the only
  * asynchronous step, so it runs last and its answer is cached per host for the request).
  * Several competing route handlers would each pay a Node round trip and could disagree.
+ *
+ * Routing cannot see everything (redirect hops in out-of-process iframes, some worker
+ * requests) and Chromium resolves names itself, so the SSRF check here is the one that
+ * gives clear errors for the main document; the guard proxy (src/scrape/net/guard-proxy.ts)
+ * is the one no connection can get around.
  */
 import { checkUrlAllowed, type GuardOptions, hostOf, type UrlCheck } from '../../net/ssrf-guard.js';
 import { anyBlocker, type BlockerSelection, type BrowserBlockersHook } from './blockers-hook.js';

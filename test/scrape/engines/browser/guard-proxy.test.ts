@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -244,4 +245,29 @@ test('a target that refuses the guard keeps the error text of a direct render', 
     code: 'FETCH_FAILED',
     message: 'Failed to fetch the page: connection refused',
   });
+});
+
+test('(e) WebRTC sends no UDP to a forbidden address (only proxied WebRTC is allowed)', async () => {
+  const udp = createSocket('udp4');
+  let packets = 0;
+  udp.on('message', () => {
+    packets += 1;
+  });
+  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.2', resolve));
+  try {
+    site.html(
+      '/with-rtc',
+      `<p>rtc</p><script>const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.2:${udp.address().port}' }] });
+       pc.createDataChannel('x');
+       pc.onicegatheringstatechange = () => { if (pc.iceGatheringState !== 'complete') return;
+         const p = document.createElement('p'); p.id = 'gathered'; p.textContent = 'gathered'; document.body.append(p); };
+       pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>`,
+    );
+    await engine.render(
+      renderPlan(at('allowed.test', '/with-rtc'), { instructions: [{ wait: '#gathered' }] }),
+    );
+    assert.equal(packets, 0);
+  } finally {
+    udp.close();
+  }
 });
