@@ -96,7 +96,7 @@ export async function startService(
     const warnings: string[] = [];
     const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w));
     const scraper = new ScrapeService({
-      db: store.db,
+      store,
       pricing: config.pricing,
       planner: scrape.planner,
       engines: scrape.engines,

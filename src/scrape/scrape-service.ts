@@ -5,15 +5,14 @@
  * Checks run in contract 1.2's order: key (auth, before this), workflow, parameters, proxy,
  * credits, concurrency.
  */
-import type { Kysely } from 'kysely';
 import type { Account } from '../accounts/account-store.js';
 import { type AppError, appError, isAppError } from '../api/errors.js';
 import type { Metrics } from '../api/metrics.js';
 import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
 import { priceOf } from '../billing/pricing.js';
 import type { Pricing } from '../config.js';
+import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import type { Database } from '../store/schema.js';
 import { loadWorkflowForRun, type RunRecord, saveRunRecord } from '../workflows/run-records.js';
 import type { Admission } from './admission.js';
 import {
@@ -45,7 +44,7 @@ export interface Settlement {
 }
 
 export interface ScrapeServiceDeps {
-  db: Kysely<Database>;
+  store: Store;
   pricing: Pricing;
   planner: Planner;
   engines: Engines;
@@ -63,10 +62,10 @@ export class ScrapeService {
 
   /** Validates and reserves; throws the caller's 4xx. Nothing is charged if this throws. */
   async prepare(account: Account, query: Record<string, unknown>): Promise<PreparedScrape> {
-    const { db, planner, pricing } = this.deps;
+    const { store, planner, pricing } = this.deps;
     const workflowId = workflowIdOf(query);
     const saved = workflowId
-      ? savedConfigFromWorkflow(await loadWorkflowForRun(db, account.id, workflowId))
+      ? savedConfigFromWorkflow(await loadWorkflowForRun(store.db, account.id, workflowId))
       : null;
     const options = parseScraperRequest(query, saved);
     const prepared: PreparedScrape = {
@@ -82,7 +81,9 @@ export class ScrapeService {
       planner.proxiesFor(options);
       await planner.assertAllowed(options.url);
       if (options.webhookUrl) await planner.assertAllowed(options.webhookUrl);
-      const balance = await reserveCredits(db, account.id, prepared.price, prepared.requestId);
+      const balance = await store.transact((trx) =>
+        reserveCredits(trx, account.id, prepared.price, prepared.requestId),
+      );
       if (balance === null) throw appError('INSUFFICIENT_CREDITS');
     } catch (error) {
       await this.recordRefusal(prepared, asAppError(error));
@@ -125,9 +126,9 @@ export class ScrapeService {
     outcome: Outcome,
     statusCode?: number,
   ): Promise<Settlement> {
-    const { db, metrics } = this.deps;
+    const { store, metrics } = this.deps;
     const charged = outcome.ok ? prepared.price : 0;
-    const balance = await db.transaction().execute(async (trx) => {
+    const balance = await store.transact(async (trx) => {
       const after = outcome.ok
         ? await settleCredits(trx, prepared.accountId, charged, prepared.requestId)
         : await refundCredits(trx, prepared.accountId, prepared.price, prepared.requestId);
@@ -165,7 +166,7 @@ export class ScrapeService {
   private async recordRefusal(prepared: PreparedScrape, error: AppError): Promise<void> {
     if (!prepared.workflowId) return;
     const record = this.record(prepared, { ok: false, error }, 0);
-    await this.deps.db.transaction().execute((trx) => saveRunRecord(trx, record));
+    await this.deps.store.transact((trx) => saveRunRecord(trx, record));
   }
 }
 

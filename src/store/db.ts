@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { CommitGroup, type TransactionWork } from './commit-group.js';
 import { migrate } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { FifoSqliteDialect } from './sqlite-fifo-dialect.js';
@@ -29,6 +30,11 @@ export interface Store {
    * valid while it stays the same. Null on PostgreSQL, where no such cheap signal exists.
    */
   dataVersion(): number | null;
+  /**
+   * Runs `work` in a transaction of its own. On SQLite concurrent calls share one commit
+   * (commit-group.ts), so `work` must only touch the database through `trx`.
+   */
+  transact<T>(work: TransactionWork<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -142,11 +148,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
     : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
   const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
+  const group = sqlite ? new CommitGroup(db) : null;
   return {
     db,
     dialect,
     readRows,
     dataVersion: () => (version ? (version.get() as number) : null),
+    transact: (work) => (group ? group.run(work) : db.transaction().execute(work)),
     close: async () => {
       await db.destroy();
       sqlite?.reader.close();
