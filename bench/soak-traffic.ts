@@ -9,7 +9,9 @@ export type Kind =
   | 'screenshot'
   | 'webhook'
   | 'workflow'
-  | 'garbage';
+  | 'garbage'
+  /** Not in the mix: the soak's bursts that fill the warm-page pool before a memory sample. */
+  | 'fill';
 
 export interface SoakTargets {
   base: string;
@@ -17,6 +19,8 @@ export interface SoakTargets {
   /** Fixture pages. */
   page: string;
   article: string;
+  /** A page answered after a delay, so the renders of a fill burst overlap. */
+  slow: string;
   webhookUrl: string;
   workflowId: string;
 }
@@ -36,6 +40,7 @@ export const MIX: Record<Kind, number> = {
   webhook: 10,
   workflow: 10,
   garbage: 5,
+  fill: 0,
 };
 
 export function pickKind(random: number): Kind {
@@ -89,6 +94,8 @@ export function buildRequest(kind: Kind, t: SoakTargets, n: number, random: numb
       return scraper(t, { url: `${t.page}?n=${n}`, webhook_url: t.webhookUrl });
     case 'workflow':
       return scraper(t, { workflow_id: t.workflowId });
+    case 'fill':
+      return scraper(t, { url: `${t.slow}?n=${n}`, render: 'true' });
     case 'garbage':
       return GARBAGE[Math.floor(random * GARBAGE.length) % GARBAGE.length]?.(t) ?? scraper(t, {});
   }

@@ -8,14 +8,22 @@
  *   node --import tsx bench/soak.ts [--minutes 10] [--rate 4] [--database-url postgres://…]
  * Not part of npm test. Bounded: the run, then at most ~3 minutes of draining.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { processTree, treeRssBytes } from '../src/scrape/engines/browser/chromium-process.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import { createAccountCli, startNode } from '../test/scale/service-node.js';
 import { startWebhookCounter } from '../test/scale/webhook-counter.js';
+import { createMemoryProbe } from './lib/memory-probe.js';
+import {
+  browserStatus,
+  compareSamples,
+  describePool,
+  describeSample,
+  type MemorySample,
+  sampleMemory,
+} from './lib/soak-memory.js';
 import { buildRequest, type Kind, pickKind, type SoakTargets } from './soak-traffic.js';
 
 const { values } = parseArgs({
@@ -23,6 +31,8 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '10' },
     rate: { type: 'string', default: '4' },
     'database-url': { type: 'string' },
+    /** A folder for heap snapshots of the service at warm-up and at the end (diff them with bench/lib/heap-diff.ts). */
+    snapshots: { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
@@ -31,6 +41,8 @@ const rate = Number(values.rate);
 const warmupMs = Math.min(60_000, (minutes * 60_000) / 5);
 /** Client-side bound on requests in flight (beyond it the tick is skipped and counted). */
 const MAX_IN_FLIGHT = 48;
+/** How long the fixture holds a fill render's page: long enough for the burst to overlap. */
+const FILL_DELAY_MS = 2000;
 
 const PARAGRAPH =
   '<p>Steady traffic keeps a service honest: leaks show up as slow growth, not as crashes.</p>';
@@ -40,48 +52,31 @@ const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Soak ar
 <body><nav><a href="/">Home</a> <a href="/page">Page</a></nav><main><article><h1>Soak article</h1>
 ${PARAGRAPH.repeat(3)}${SECTION.repeat(8)}</article></main><footer>Footer text</footer></body></html>`;
 
-const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const rssOf = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-
-/** Proportional set size: shared pages split between the processes that map them. */
-const treePssBytes = (root: number) =>
-  processTree(root).reduce((sum, pid) => {
-    try {
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      return sum + Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
-    } catch {
-      return sum; // exited while we looked
-    }
-  }, 0);
-
-interface BrowserStatus {
-  pids?: number[];
-  openContexts?: number;
-  openPages?: number;
-  idlePages?: number;
-  launches?: number;
-}
-
 const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-soak-'));
 const databaseUrl = values['database-url'] ?? null;
 const site = await startFixtureSite();
 site.html('/article', ARTICLE);
+site.route('/slow', (_req, res) => {
+  setTimeout(() => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(ARTICLE);
+  }, FILL_DELAY_MS);
+});
 const account = await createAccountCli(databaseUrl, 1_000_000_000, 64, dataDir);
 const hook = await startWebhookCounter(account.webhookSecret);
-const node = await startNode(databaseUrl, {}, dataDir);
+const probe = createMemoryProbe();
+const node = await startNode(databaseUrl, probe.env, dataDir);
+const snapshotDir = values.snapshots ?? null;
+if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
 
-async function memory() {
-  const ready = (await (await fetch(`${node.url}/readyz`)).json()) as { browser: BrowserStatus };
-  const pids = ready.browser.pids ?? [];
-  const { openContexts, openPages, idlePages, launches } = ready.browser;
-  return {
-    service: rssOf(node.pid),
-    chromium: pids.reduce((sum, pid) => sum + treeRssBytes(pid), 0),
-    chromiumPss: pids.reduce((sum, pid) => sum + treePssBytes(pid), 0),
-    pool: `browsers ${pids.length}, contexts ${openContexts}, pages ${openPages}, idle ${idlePages}, launches ${launches}`,
-  };
-}
+/** A full GC in the service, then its memory and Chromium's (and a heap snapshot if asked). */
+const memory = (snapshot?: string) =>
+  sampleMemory(
+    node.url,
+    node.pid,
+    probe,
+    snapshotDir && snapshot ? join(snapshotDir, `${snapshot}.heapsnapshot`) : undefined,
+  );
 
 const created = await fetch(`${node.url}/api/workflow/create`, {
   method: 'POST',
@@ -94,6 +89,7 @@ const targets: SoakTargets = {
   apiKey: account.apiKey,
   page: site.url('/page'),
   article: site.url('/article'),
+  slow: site.url('/slow'),
   webhookUrl: hook.url,
   workflowId,
 };
@@ -137,21 +133,51 @@ async function one(kind: Kind, n: number): Promise<void> {
   statuses.set(kind, byStatus);
 }
 
+/**
+ * Brings the service to the same state before each compared sample: no request in flight, and
+ * the warm-page pool at its cap (a burst of as many concurrent renders as the pool has pages),
+ * so the warm-up and the end samples hold the same number of Chromium pages.
+ */
+async function settle(): Promise<void> {
+  await Promise.all(pending);
+  const capacity = (await browserStatus(node.url)).capacity ?? 4;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await Promise.all(Array.from({ length: capacity }, () => one('fill', n++)));
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const b = await browserStatus(node.url);
+      if ((b.idlePages ?? 0) >= capacity && b.pagesInUse === 0) return;
+      if (Date.now() > deadline) {
+        console.log(`settle: burst ${attempt + 1} left the pool short (${describePool(b)})`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  console.log(
+    `settle: pool not full after 3 bursts (${describePool(await browserStatus(node.url))})`,
+  );
+}
+
 const atStart = await memory();
 console.log(
   `soak: ${minutes} min at ${rate} req/s on ${node.url} (${databaseUrl ? 'PostgreSQL' : 'embedded'})`,
 );
+console.log(`start: ${describeSample(atStart)}`);
 const t0 = Date.now();
 const end = t0 + minutes * 60_000;
-let afterWarmup: Awaited<ReturnType<typeof memory>> | null = null;
+let afterWarmup: MemorySample | null = null;
 const pending = new Set<Promise<void>>();
 let n = 0;
 let lastLog = t0;
 while (Date.now() < end) {
   if (!afterWarmup && Date.now() - t0 >= warmupMs) {
-    afterWarmup = await memory();
+    const paused = Date.now();
+    await settle();
+    const settled = Date.now();
+    afterWarmup = await memory('warmup');
     console.log(
-      `warm-up done: service ${mib(afterWarmup.service)} MiB, chromium RSS ${mib(afterWarmup.chromium)} PSS ${mib(afterWarmup.chromiumPss)} MiB (${afterWarmup.pool})`,
+      `warm-up done (settled in ${settled - paused} ms, sampled in ${Date.now() - settled} ms): ${describeSample(afterWarmup)}`,
     );
   }
   if (inFlight >= MAX_IN_FLIGHT) skipped += 1;
@@ -165,10 +191,9 @@ while (Date.now() < end) {
   }
   if (Date.now() - lastLog >= 60_000) {
     lastLog = Date.now();
-    const m = await memory();
+    const m = await memory(); // under traffic: a trend line, not a compared sample
     console.log(
-      `${((Date.now() - t0) / 60_000).toFixed(1)} min: ${served} served, ${serverErrors} 5xx, in flight ${inFlight}; ` +
-        `service ${mib(m.service)} MiB, chromium RSS ${mib(m.chromium)} PSS ${mib(m.chromiumPss)} MiB (${m.pool})`,
+      `${((Date.now() - t0) / 60_000).toFixed(1)} min: ${served} served, ${serverErrors} 5xx, in flight ${inFlight}; ${describeSample(m)}`,
     );
   }
   await new Promise((r) => setTimeout(r, 1000 / rate));
@@ -181,8 +206,9 @@ try {
   undelivered = webhookIds.filter((id) => !hook.counts.has(id)).length;
   console.log((error as Error).message);
 }
-await new Promise((r) => setTimeout(r, 2000)); // let the last pages reset before measuring
-const atEnd = await memory();
+await settle();
+const atEnd = await memory('end');
+console.log(`end: ${describeSample(atEnd)}`);
 const baseline = afterWarmup ?? atStart;
 
 const pct = (values: number[], p: number) => {
@@ -196,7 +222,6 @@ for (const [kind, list] of latencies) {
     `${kind.padEnd(10)} ${String(list.length).padStart(5)} ${pct(list, 50).toFixed(0).padStart(8)} ${pct(list, 99).toFixed(0).padStart(8)}   ${tally}`,
   );
 }
-const growth = (a: number, b: number) => (a ? ((b / a - 1) * 100).toFixed(1) : 'n/a');
 console.log(
   `\nserved ${served}, 5xx ${serverErrors}, transport errors ${transportErrors}, unexpected statuses ${unexpected}, skipped ticks ${skipped}`,
 );
@@ -204,14 +229,15 @@ console.log(
   `webhooks: ${webhookIds.length} accepted, ${undelivered} undelivered, ${[...hook.counts.values()].filter((c) => c > 1).length} delivered twice, ${hook.badSignatures} bad signatures`,
 );
 console.log(
-  `service RSS: start ${mib(atStart.service)}, after warm-up ${mib(baseline.service)}, end ${mib(atEnd.service)} MiB (${growth(baseline.service, atEnd.service)}%)`,
+  '\nmemory, after warm-up → end (service after a full GC; pool filled to its cap before both):',
 );
-console.log(
-  `chromium PSS: after warm-up ${mib(baseline.chromiumPss)}, end ${mib(atEnd.chromiumPss)} MiB (${growth(baseline.chromiumPss, atEnd.chromiumPss)}%); ${atEnd.pool}`,
-);
-console.log(
-  `chromium RSS: start ${mib(atStart.chromium)}, after warm-up ${mib(baseline.chromium)}, end ${mib(atEnd.chromium)} MiB (${growth(baseline.chromium, atEnd.chromium)}%)`,
-);
+for (const line of compareSamples(baseline, atEnd)) console.log(line);
+console.log(`pool at warm-up: ${describePool(baseline.browser)}`);
+console.log(`pool at end:     ${describePool(atEnd.browser)}`);
+if (snapshotDir) {
+  // Writing a snapshot grows the node's RSS by about the heap's size, and it stays mapped.
+  console.log(`heap snapshots in ${snapshotDir} (warmup, end); RSS after the first is inflated`);
+}
 
 const drainStart = Date.now();
 node.signal('SIGTERM');
@@ -225,12 +251,14 @@ console.log(`SIGTERM: exit code ${exit.code} after ${Date.now() - drainStart} ms
 await node.stop();
 await hook.close();
 await site.close();
+probe.close();
 rmSync(dataDir, { recursive: true, force: true });
 const ok =
   serverErrors === 0 &&
   transportErrors === 0 &&
   undelivered === 0 &&
-  atEnd.service <= baseline.service * 1.1 &&
+  atEnd.rss <= baseline.rss * 1.1 &&
+  atEnd.heapUsed <= baseline.heapUsed * 1.1 &&
   // PSS: summed RSS counts Chromium's shared pages once per process (3× here).
   atEnd.chromiumPss <= baseline.chromiumPss * 1.1 &&
   exit.code === 0;
