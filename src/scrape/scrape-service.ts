@@ -81,8 +81,11 @@ export class ScrapeService {
       planner.proxiesFor(options);
       await planner.assertAllowed(options.url);
       if (options.webhookUrl) await planner.assertAllowed(options.webhookUrl);
-      const balance = await store.transact((trx) =>
-        reserveCredits(trx, account.id, prepared.price, prepared.requestId),
+      // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
+      // scrape answers only after the durable settle, which flushes it too).
+      const balance = await store.transact(
+        (trx) => reserveCredits(trx, account.id, prepared.price, prepared.requestId),
+        { durable: false },
       );
       if (balance === null) throw appError('INSUFFICIENT_CREDITS');
     } catch (error) {

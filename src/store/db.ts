@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { CommitGroup, type TransactionWork } from './commit-group.js';
+import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
 import { migrate } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { FifoSqliteDialect } from './sqlite-fifo-dialect.js';
@@ -32,9 +32,10 @@ export interface Store {
   dataVersion(): number | null;
   /**
    * Runs `work` in a transaction of its own. On SQLite concurrent calls share one commit
-   * (commit-group.ts), so `work` must only touch the database through `trx`.
+   * (commit-group.ts), so `work` must only touch the database through `trx`; a unit that is
+   * not `durable` commits there without fsync.
    */
-  transact<T>(work: TransactionWork<T>): Promise<T>;
+  transact<T>(work: TransactionWork<T>, options?: UnitOptions): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -154,7 +155,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     dialect,
     readRows,
     dataVersion: () => (version ? (version.get() as number) : null),
-    transact: (work) => (group ? group.run(work) : db.transaction().execute(work)),
+    transact: (work, unitOptions) =>
+      group ? group.run(work, unitOptions) : db.transaction().execute(work),
     close: async () => {
       await db.destroy();
       sqlite?.reader.close();

@@ -49,7 +49,7 @@ test('a failing unit fails alone: its batch-mates commit, its writes are gone', 
     await sql`insert into t (n) values (500)`.execute(trx);
     throw new Error('unit failed');
   };
-  const first = group.run(insert(1)); // runs alone at once; the rest form one batch
+  const first = group.run(insert(1)); // all five are submitted in one turn: one batch
   const answers = await Promise.allSettled([
     first,
     group.run(insert(2)),
@@ -63,4 +63,20 @@ test('a failing unit fails alone: its batch-mates commit, its writes are gone', 
   );
   assert.match(String((answers[2] as PromiseRejectedResult).reason), /unit failed/);
   assert.deepEqual(await stored(db), [1, 2, 3]);
+});
+
+test('a relaxed batch commits without fsync and leaves the connection durable; one durable unit makes it durable', async () => {
+  const { db, group } = await setUp();
+  const setting = async (trx: Kysely<Database>) =>
+    (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(trx)).rows[0]?.synchronous;
+  // Alone, then batched: relaxed units see NORMAL (1), a batch with a durable unit FULL (2).
+  assert.equal(await group.run(setting, { durable: false }), 1);
+  const relaxed = await Promise.all([
+    group.run(setting, { durable: false }),
+    group.run(setting, { durable: false }),
+  ]);
+  assert.deepEqual(relaxed, [1, 1]);
+  const mixed = await Promise.all([group.run(setting, { durable: false }), group.run(setting)]);
+  assert.deepEqual(mixed, [2, 2]);
+  assert.equal(await setting(db), 2);
 });
