@@ -97,7 +97,9 @@ export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Pr
       last_run_at: eb
         .case()
         .when(eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<', record.createdAt)]))
-        .then(record.createdAt)
+        // eb.val: Kysely inlines a bare number in THEN into the SQL text, which made every
+        // run a distinct statement (filling the prepared-statement cache with one-offs).
+        .then(eb.val(record.createdAt))
         .else(eb.ref('last_run_at'))
         .end(),
       credits_spent: eb('credits_spent', '+', delta),

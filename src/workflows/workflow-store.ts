@@ -96,7 +96,7 @@ export async function setArchived(
       updated_at: eb
         .case()
         .when('updated_at', '<', now)
-        .then(now)
+        .then(eb.val(now)) // bound, not inlined: one SQL text for every call
         .else(eb('updated_at', '+', 1))
         .end(),
     }))
