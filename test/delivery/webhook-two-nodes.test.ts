@@ -114,7 +114,10 @@ test('when one of two nodes is killed mid-delivery, the other takes its jobs aft
           url: site.url(`/page?i=${i}`),
           webhook_url: receiver.url('/failover'),
         });
-        const res = await fetch(`${doomed.url}/api/scraper?${query}`);
+        const res = await fetch(`${doomed.url}/api/scraper?${query}`).catch((error: Error) => {
+          // undici says only "fetch failed"; the cause is what a failure report needs.
+          throw new Error(`enqueue ${i} failed: ${String(error.cause ?? error)}`);
+        });
         ids.push(((await res.json()) as { requestId: string }).requestId);
       }
     }),
