@@ -49,6 +49,8 @@ const catalog = {
       `Instruction ${index} (${kind}) failed: ${reason}`,
   ],
   TOO_MANY_CONCURRENT: [429, () => 'Too many concurrent requests'],
+  /** Never sent (nobody is listening): what a run record says when its caller hung up. */
+  CLIENT_CLOSED: [499, () => 'Client closed the connection'],
   FETCH_FAILED: [502, (reason: string) => `Failed to fetch the page: ${reason}`],
   BROWSER_FAILED: [502, (reason: string) => `Browser failed: ${reason}`],
   NODE_SATURATED: [503, () => 'Service is at capacity, retry later'],

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/store/ids.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { until } from '../helpers/until.js';
 import {
   type Call,
   ISO_MS,
@@ -119,6 +120,21 @@ describe('GET /api/workflow/requests/{id}/', () => {
     assert.equal(record?.targetStatus, null);
     assert.equal(record?.creditsSpent, 0);
     assert.equal(record?.error, run.body.error);
+  });
+
+  test('a caller that hangs up leaves a record that says so, uncharged', async () => {
+    const wf = await create({ url: site.url('/slow?ms=5000') });
+    const hangUp = fetch(`${service.baseUrl}/api/scraper?workflow_id=${wf.id}`, {
+      headers: { 'X-API-Key': service.apiKey },
+      signal: AbortSignal.timeout(300),
+    });
+    await assert.rejects(hangUp);
+    await until(async () => (await history(wf.id)).body.length > 0);
+    const [record] = (await history(wf.id)).body;
+    assert.equal(record?.status, 'failed');
+    assert.equal(record?.statusCode, 499);
+    assert.equal(record?.error, 'Client closed the connection');
+    assert.equal(record?.creditsSpent, 0);
   });
 
   test('a request refused for its parameters is not a run', async () => {

@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { passThroughValidatorCompiler, scraperQuerySchema } from '../../scrape/params/index.js';
 import type { PreparedScrape, ScrapeService } from '../../scrape/scrape-service.js';
 import type { RouteRegistrar } from '../app.js';
+import { appError } from '../errors.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
 import { sendError } from '../plugins/error-handler.js';
@@ -66,7 +67,7 @@ export function scraperRoute(
         // A caller that hangs up stops the scrape; its reservation is refunded.
         const gone = new AbortController();
         reply.raw.once('close', () => {
-          if (!reply.raw.writableFinished) gone.abort(new Error('client closed the connection'));
+          if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
         });
         const outcome = await service.run(prepared, gone.signal);
         const { charged, balance } = await service.finish(prepared, outcome);
