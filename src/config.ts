@@ -49,6 +49,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** JOB_LEASE_MS: how long a job lock lasts before another node may take it, default 60000. */
   jobLeaseMs: number;
+  /** PG_POOL_SIZE: PostgreSQL connections per node (with DATABASE_URL), default 10. */
+  pgPoolSize: number;
   /** FILTERS_DIR: the built ad/cookie filter engines, default <package>/build/filters. */
   filtersDir: string;
   /** DASHBOARD_DIR: the built dashboard, default <package>/dist/dashboard. */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookBackoffMs: integer(env, 'WEBHOOK_BACKOFF_MS', 30_000, 1, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 3_600_000),
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000),
     filtersDir: resolve(env.FILTERS_DIR?.trim() || join(packageRoot, 'build', 'filters')),
     dashboardDir: resolve(env.DASHBOARD_DIR?.trim() || join(packageRoot, 'dist', 'dashboard')),
   };

@@ -88,7 +88,11 @@ export async function startService(
   const lock = config.databaseUrl ? null : lockDataDir(config.dataDir);
   let store: Store | null = null;
   try {
-    store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.pgPoolSize,
+    });
     await ensureFirstAccount(store, config, options.announceKey);
     let draining = false;
     const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;

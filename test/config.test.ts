@@ -20,6 +20,7 @@ describe('loadConfig', () => {
     });
     assert.equal(config.maxBodyBytes, 20 * 1024 * 1024);
     assert.equal(config.accountConcurrency, 10);
+    assert.equal(config.pgPoolSize, 10);
   });
 
   it('reads the contract variables', () => {
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
     ['MAX_BODY_BYTES', '12abc', /^MAX_BODY_BYTES must be an integer/],
     ['ACCOUNT_CONCURRENCY', '0', /^ACCOUNT_CONCURRENCY must be between/],
     ['SHUTDOWN_GRACE_MS', '1.5', /^SHUTDOWN_GRACE_MS must be an integer/],
+    ['PG_POOL_SIZE', '0', /^PG_POOL_SIZE must be between/],
     ['CHROMIUM_PATH', '/nonexistent/chromium', /^CHROMIUM_PATH is not an executable file/],
   ];
   for (const [name, value, message] of bad) {
