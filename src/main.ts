@@ -117,6 +117,7 @@ export async function startService(
       timeoutMs: config.webhookTimeoutMs,
       leaseMs: config.jobLeaseMs,
       onError: (error) => reportJobError(error),
+      onDeliveryAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
     const app = await buildApp({
       config,

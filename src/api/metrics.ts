@@ -7,6 +7,7 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route'>;
   scrapes: Counter<'engine' | 'output' | 'outcome'>;
   creditsCharged: Counter;
+  webhookAttempts: Counter<'outcome'>;
 }
 
 export function createMetrics(): Metrics {
@@ -36,6 +37,12 @@ export function createMetrics(): Metrics {
     creditsCharged: new Counter({
       name: 'pagegrab_credits_charged_total',
       help: 'Credits charged for answered scrapes',
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'pagegrab_webhook_attempts_total',
+      help: 'Webhook delivery attempts by how they ended: delivered, retry, failed',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

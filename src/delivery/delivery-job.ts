@@ -23,7 +23,12 @@ export interface DeliveryJobDeps {
   backoffMs?: number;
   /** `User-Agent` of deliveries. Default `pagegrab-webhook/1`. */
   userAgent?: string;
+  /** Told how each attempt ended (for metrics). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+/** An attempt delivered, will be retried, or ended the delivery as failed. */
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 export function deliveryHeaders(
   payload: DeliveryPayload,
@@ -70,6 +75,7 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
       if (state.status === 'delivered') await jobs.complete(job.id, job.lockedBy);
       else await jobs.fail(job.id, job.lockedBy, state.lastError ?? 'failed');
     });
+    deps.onAttempt?.(state.status === 'delivered' ? 'delivered' : 'failed');
     return { type: 'ended' };
   };
 
@@ -96,6 +102,7 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
       return end(job, state('failed', job.attempts, result.error));
     }
     await setWebhookState(db, payload.requestId, state('pending', job.attempts, result.error));
+    deps.onAttempt?.('retry');
     return {
       type: 'retry',
       runAt: Date.now() + retryDelayMs(job.attempts, backoffMs),

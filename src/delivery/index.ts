@@ -12,7 +12,7 @@ import type { Store } from '../store/db.js';
 import { JobWorker } from '../store/jobs/job-worker.js';
 import { JobQueue } from '../store/jobs.js';
 import { type RunRecord, saveRunRecord } from '../workflows/run-records.js';
-import { deliveryJobHandler } from './delivery-job.js';
+import { type AttemptOutcome, deliveryJobHandler } from './delivery-job.js';
 import { DELIVERY_JOB, SCRAPE_JOB, SCRAPE_MAX_ATTEMPTS, scrapeJobId } from './job-kinds.js';
 import { createWebhookPoster } from './post-webhook.js';
 import { scrapeJobHandler } from './scrape-job.js';
@@ -39,6 +39,8 @@ export interface WebhookDeliveryOptions {
   /** JOB_RETENTION_MS: ended jobs older than this are deleted (hourly). Default 7 days. */
   jobRetentionMs?: number;
   onError?: (error: unknown) => void;
+  /** Told how each delivery attempt ended (the metrics). */
+  onDeliveryAttempt?: (outcome: AttemptOutcome) => void;
 }
 
 export interface WebhookDelivery {
@@ -85,6 +87,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
       jobs,
       post,
       ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
+      ...(options.onDeliveryAttempt ? { onAttempt: options.onDeliveryAttempt } : {}),
     }),
     ...(onError ? { onError } : {}),
   });

@@ -211,6 +211,19 @@ test('a receiver failing twice with 500 gets the third attempt, after a backoff'
   assert.equal(settles.length, 1, 'retried deliveries never re-run the scrape');
 });
 
+test('/metrics counts delivery attempts by outcome', async () => {
+  const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  const count = (outcome: string) =>
+    Number(
+      new RegExp(`^pagegrab_webhook_attempts_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(
+        text,
+      )?.[1] ?? 0,
+    );
+  // The tests above delivered several and retried /flaky twice.
+  assert.ok(count('delivered') >= 3, text);
+  assert.ok(count('retry') >= 2, text);
+});
+
 test('a receiver answering 400 is not retried and the record says failed', async () => {
   receiver.script('/refuses', [400]);
   const requestId = await viaWebhook({ url: site.url('/article') }, '/refuses');
