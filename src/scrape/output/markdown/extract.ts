@@ -6,9 +6,10 @@
  * it is retried with fewer heuristics, as Readability does.
  */
 import { createElement, type ElementNode, type Node } from './dom.js';
-import { classWeight, elementChildren, innerText, linkDensity } from './measure.js';
+import { classWeight, elementChildren, innerText } from './measure.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable, type ExtractFlags } from './scorable.js';
+import { TreeStats } from './tree-stats.js';
 
 export type { ExtractFlags } from './scorable.js';
 
@@ -16,15 +17,16 @@ export type { ExtractFlags } from './scorable.js';
 export function grabArticle(body: ElementNode, title: string, flags: ExtractFlags): ElementNode {
   const scores = new Map<ElementNode, number>();
   const toScore = collectScorable(body, title, flags);
+  // the tree holds still from here until the article is assembled
+  const stats = new TreeStats();
 
   for (const el of toScore) {
     if (!el.parent) continue;
-    const text = innerText(el);
+    const text = stats.of(el);
     if (text.length < 25) continue;
     const ancestors = ancestorsOf(el, 5);
     if (ancestors.length === 0) continue;
-    const contentScore =
-      1 + text.split(/[,，、]/).length - 1 + Math.min(Math.floor(text.length / 100), 3);
+    const contentScore = 1 + text.commas + Math.min(Math.floor(text.length / 100), 3);
     ancestors.forEach((ancestor, level) => {
       if (!ancestor.parent) return;
       if (!scores.has(ancestor)) scores.set(ancestor, initialScore(ancestor, flags));
@@ -35,7 +37,7 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
 
   const top: ElementNode[] = [];
   for (const [el, score] of scores) {
-    const damped = score * (1 - linkDensity(el));
+    const damped = score * (1 - stats.linkDensity(el));
     scores.set(el, damped);
     top.push(el);
   }
@@ -68,10 +70,10 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
       const score = scores.get(sibling);
       if (score !== undefined && score + bonus >= threshold) append = true;
       else if (sibling.tag === 'p') {
-        const text = innerText(sibling);
-        const density = linkDensity(sibling, text.length);
-        if (text.length > 80 && density < 0.25) append = true;
-        else if (text.length > 0 && text.length < 80 && density === 0 && /\.( |$)/.test(text)) {
+        const length = stats.of(sibling).length;
+        const density = stats.linkDensity(sibling);
+        if (length > 80 && density < 0.25) append = true;
+        else if (length > 0 && length < 80 && density === 0 && /\.( |$)/.test(innerText(sibling))) {
           append = true;
         }
       }
@@ -118,7 +120,14 @@ function initialScore(el: ElementNode, flags: ExtractFlags): number {
       score = -5;
       break;
   }
-  return score + (flags.weightClasses ? classWeight(el) : 0);
+  return score + (flags.weightClasses ? usedClassWeight(el, flags) : 0);
+}
+
+/** classWeight(el), noting in `flags.used` when it was not zero. */
+function usedClassWeight(el: ElementNode, flags: ExtractFlags): number {
+  const weight = classWeight(el);
+  if (weight !== 0 && flags.used) flags.used.weightClasses = true;
+  return weight;
 }
 
 function ancestorsOf(el: ElementNode, maxDepth: number): ElementNode[] {

@@ -43,8 +43,16 @@ function convert(html: string, pageUrl: string): string {
 
   let best: ElementNode | null = null;
   let bestLength = -1;
-  for (const flags of ATTEMPTS) {
+  let last: Required<ExtractFlags> | null = null;
+  for (const attempt of ATTEMPTS) {
+    // a retry that only turns off flags the last pass never acted on would repeat it
+    if (last && !differsInUsedFlag(last, attempt)) continue;
+    const flags: Required<ExtractFlags> = {
+      ...attempt,
+      used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+    };
     const article = grabArticle(cloneElement(body), doc.title, flags);
+    last = flags;
     trimArticle(article);
     const length = textLength(article);
     if (length > bestLength) {
@@ -55,6 +63,14 @@ function convert(html: string, pageUrl: string): string {
   }
   const chosen = best && bestLength >= TOO_LITTLE_TEXT ? best : wholeBody(body);
   return new MarkdownWriter(resolver).render(chosen);
+}
+
+function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {
+  return (
+    (ran.stripUnlikely !== next.stripUnlikely && ran.used.stripUnlikely) ||
+    (ran.weightClasses !== next.weightClasses && ran.used.weightClasses) ||
+    (ran.cleanConditionally !== next.cleanConditionally && ran.used.cleanConditionally)
+  );
 }
 
 /** The fallback: the body without page chrome (header, footer, asides). */

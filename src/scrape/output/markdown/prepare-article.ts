@@ -3,7 +3,7 @@
  * styled as chrome, share bars, and containers that look like link lists, galleries or
  * form remnants rather than prose.
  */
-import { type ElementNode, removeNode, removeNodes } from './dom.js';
+import { type ElementNode, removeNodes } from './dom.js';
 import {
   classWeight,
   countTag,
@@ -14,11 +14,10 @@ import {
   linkDensity,
   textLength,
 } from './measure.js';
+import type { ExtractFlags } from './scorable.js';
+import { TreeStats } from './tree-stats.js';
 
-interface CleanFlags {
-  weightClasses: boolean;
-  cleanConditionally: boolean;
-}
+type CleanFlags = Pick<ExtractFlags, 'weightClasses' | 'cleanConditionally' | 'used'>;
 
 const ALWAYS_REMOVED = new Set([
   'object',
@@ -45,26 +44,35 @@ const SHARE = /share/i;
 export function prepareArticle(article: ElementNode, flags: CleanFlags): void {
   removeNodes(elementsByTag(article, ALWAYS_REMOVED));
   // share bars inside the article's top-level blocks
+  let stats = new TreeStats();
   const shares: ElementNode[] = [];
   for (const top of elementChildren(article)) {
     for (const el of elementsByTag(top, ANY)) {
       const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
-      if (SHARE.test(match) && textLength(el) < 500) shares.push(el);
+      if (SHARE.test(match) && stats.of(el).length < 500) shares.push(el);
     }
   }
   removeNodes(shares);
   if (flags.cleanConditionally) {
+    stats = new TreeStats();
     for (const tag of CONDITIONAL) {
       const found = elementsByTag(article, ONE(tag));
       // innermost first, so that a parent is judged on what survives inside it
       for (let i = found.length - 1; i >= 0; i--) {
         const el = found[i];
-        if (el?.parent && shouldRemove(el, tag, flags)) removeNode(el);
+        if (el?.parent && shouldRemove(el, tag, flags, stats)) {
+          stats.detach(el);
+          if (flags.used) flags.used.cleanConditionally = true;
+        }
       }
+      stats.tidyAll();
     }
   }
   if (flags.weightClasses) {
-    removeNodes(elementsByTag(article, H1_H2).filter((h) => classWeight(h) < 0));
+    const removedHeadings = elementsByTag(article, H1_H2).filter((h) => classWeight(h) < 0);
+    removeNodes(removedHeadings);
+    // a heading's class is weighed for removal only; a kept one changed nothing
+    if (flags.used && removedHeadings.length > 0) flags.used.weightClasses = true;
   }
   removeNodes(
     elementsByTag(article, ONE('p')).filter((p) => countTag(p, MEDIA_IN_P) === 0 && !textLength(p)),
@@ -86,34 +94,28 @@ const ANY = new Set([
 ]);
 const MEDIA_IN_P = new Set(['img', 'embed', 'object', 'iframe', 'picture', 'video']);
 
-function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags): boolean {
+/** Readability's _cleanConditionally test, on figures from `stats` (see tree-stats.ts). */
+function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags, stats: TreeStats): boolean {
   if (tag === 'table' && isDataTable(el)) return false;
   if (hasAncestor(el, 'code', 0) || insideDataTable(el)) return false;
-  let isList = tag === 'ul' || tag === 'ol';
-  const text = innerText(el);
-  if (!isList) {
-    let listLength = 0;
-    for (const list of elementsByTag(el, LISTS)) listLength += textLength(list);
-    isList = text.length > 0 && listLength / text.length > 0.9;
-  }
+  const s = stats.of(el);
+  const textLength = s.length;
+  const isList = tag === 'ul' || tag === 'ol' || (textLength > 0 && s.listText / textLength > 0.9);
   const weight = flags.weightClasses ? classWeight(el) : 0;
+  if (weight !== 0 && flags.used) flags.used.weightClasses = true;
   if (weight < 0) return true;
-  if (text.split(/[,，、]/).length - 1 >= 10) return false;
+  if (s.commas >= 10) return false;
 
-  const p = countTag(el, ONE('p'));
-  const img = countTag(el, ONE('img'));
-  const li = countTag(el, ONE('li')) - 100;
-  const input = countTag(el, ONE('input'));
-  let headingLength = 0;
-  for (const h of elementsByTag(el, HEADINGS)) headingLength += textLength(h);
-  const headingDensity = text.length ? headingLength / text.length : 0;
-  let embeds = 0;
-  for (const e of elementsByTag(el, EMBEDS)) {
-    if (!/youtube|vimeo|dailymotion|player/i.test(e.attrs.src ?? '')) embeds++;
+  const li = s.li - 100;
+  const headingDensity = textLength ? s.headingText / textLength : 0;
+  // the longest ad or loading word is far shorter; only short texts need the string
+  if (textLength <= 40) {
+    const text = innerText(el);
+    if (AD_WORDS.test(text) || LOADING_WORDS.test(text)) return true;
   }
-  if (AD_WORDS.test(text) || LOADING_WORDS.test(text)) return true;
-  const density = linkDensity(el, text.length);
+  const density = stats.linkDensity(el);
   const inFigure = hasAncestor(el, 'figure', 0);
+  const { p, img, input, embeds } = s;
   let remove =
     (!inFigure && img > 1 && p / img < 0.5) ||
     (!isList && li > p) ||
@@ -121,21 +123,26 @@ function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags): boolean 
     (!isList &&
       !inFigure &&
       headingDensity < 0.9 &&
-      text.length < 25 &&
+      textLength < 25 &&
       (img === 0 || img > 2) &&
       density > 0) ||
     (!isList && weight < 25 && density > 0.2) ||
     (weight >= 25 && density > 0.5) ||
-    (embeds === 1 && text.length < 75) ||
+    (embeds === 1 && textLength < 75) ||
     embeds > 1;
   // a list of images (a gallery inside the article) is content
   if (isList && remove) {
-    for (const child of elementChildren(el)) {
-      if (elementChildren(child).length > 1) return remove;
+    for (const child of liveElementChildren(el)) {
+      if (liveElementChildren(child).length > 1) return remove;
     }
-    if (countTag(el, ONE('li')) === img) remove = false;
+    if (s.li === img) remove = false;
   }
   return remove;
+}
+
+/** Element children still attached (a parent may hold detached ones until tidied). */
+function liveElementChildren(el: ElementNode): ElementNode[] {
+  return el.children.filter((c): c is ElementNode => c.type === 'element' && c.parent === el);
 }
 
 function insideDataTable(el: ElementNode): boolean {

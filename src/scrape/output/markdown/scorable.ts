@@ -10,7 +10,15 @@ export interface ExtractFlags {
   stripUnlikely: boolean;
   weightClasses: boolean;
   cleanConditionally: boolean;
+  /**
+   * Filled in by the pass: which flags changed (or may have changed) a decision. A flag
+   * that changed none can be turned off without changing the result, so the retry that
+   * only does that is skipped.
+   */
+  used?: FlagUse;
 }
+
+export type FlagUse = Record<'stripUnlikely' | 'weightClasses' | 'cleanConditionally', boolean>;
 
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
@@ -87,9 +95,11 @@ export function collectScorable(
         !hasAncestorTag(el, 'table') &&
         !hasAncestorTag(el, 'code')
       ) {
+        if (flags.used) flags.used.stripUnlikely = true;
         return false;
       }
       if (el.attrs.role && UNLIKELY_ROLES.has(el.attrs.role)) {
+        if (flags.used) flags.used.stripUnlikely = true;
         return false;
       }
     }
