@@ -3,7 +3,7 @@
  * (linkedom) costs several times more to build and walk than the extraction itself, and
  * the converter needs only tags, attributes, text and parent links.
  */
-import { Parser } from 'htmlparser2';
+import { streamTags } from './tag-stream.js';
 
 export interface TextNode {
   type: 'text';
@@ -73,58 +73,54 @@ export function parseDocument(html: string): ParsedDocument {
   let depth = 0;
   let flattened = 0;
 
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (name === 'base' && baseHref === null && attribs.href) baseHref = attribs.href;
-        if (name === 'title' && !title) inTitle = true;
-        if (dropDepth > 0) {
-          if (name === dropTag) dropDepth++;
-          return;
-        }
-        if (DROPPED_WITH_CONTENT.has(name)) {
-          dropDepth = 1;
-          dropTag = name;
-          return;
-        }
-        const el = createElement(name, attribs);
-        el.parent = current;
-        current.children.push(el);
-        if (depth >= MAX_DEPTH) {
-          flattened++;
-          return;
-        }
-        current = el;
-        depth++;
-      },
-      ontext(data) {
-        if (inTitle) title += data;
-        if (dropDepth > 0) return;
-        const last = current.children[current.children.length - 1];
-        if (last && last.type === 'text') last.text += data;
-        else current.children.push({ type: 'text', text: data, parent: current });
-      },
-      onclosetag(name) {
-        if (name === 'title') inTitle = false;
-        if (dropDepth > 0) {
-          if (name === dropTag) dropDepth--;
-          return;
-        }
-        if (flattened > 0) {
-          // htmlparser2 closes every element it opened, so the counts pair up
-          flattened--;
-          return;
-        }
-        // htmlparser2 reports closes only for open elements, innermost first
-        if (current.tag === name && current.parent) {
-          current = current.parent;
-          depth--;
-        }
-      },
+  streamTags(html, {
+    onopentag(name, attribs) {
+      if (name === 'base' && baseHref === null && attribs.href) baseHref = attribs.href;
+      if (name === 'title' && !title) inTitle = true;
+      if (dropDepth > 0) {
+        if (name === dropTag) dropDepth++;
+        return;
+      }
+      if (DROPPED_WITH_CONTENT.has(name)) {
+        dropDepth = 1;
+        dropTag = name;
+        return;
+      }
+      const el = createElement(name, attribs);
+      el.parent = current;
+      current.children.push(el);
+      if (depth >= MAX_DEPTH) {
+        flattened++;
+        return;
+      }
+      current = el;
+      depth++;
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+    ontext(data) {
+      if (inTitle) title += data;
+      if (dropDepth > 0) return;
+      const last = current.children[current.children.length - 1];
+      if (last && last.type === 'text') last.text += data;
+      else current.children.push({ type: 'text', text: data, parent: current });
+    },
+    onclosetag(name) {
+      if (name === 'title') inTitle = false;
+      if (dropDepth > 0) {
+        if (name === dropTag) dropDepth--;
+        return;
+      }
+      if (flattened > 0) {
+        // the stream closes every element it opened, so the counts pair up
+        flattened--;
+        return;
+      }
+      // the stream reports closes only for open elements, innermost first
+      if (current.tag === name && current.parent) {
+        current = current.parent;
+        depth--;
+      }
+    },
+  });
   return { root, title: title.trim(), baseHref };
 }
 

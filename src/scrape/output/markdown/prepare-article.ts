@@ -34,9 +34,6 @@ const ALWAYS_REMOVED = new Set([
 const CONDITIONAL = ['form', 'fieldset', 'table', 'ul', 'div'];
 const ONE = (t: string) => new Set([t]);
 const H1_H2 = new Set(['h1', 'h2']);
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const LISTS = new Set(['ul', 'ol']);
-const EMBEDS = new Set(['object', 'embed', 'iframe']);
 const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
 const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
 const SHARE = /share/i;
