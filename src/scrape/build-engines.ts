@@ -19,6 +19,7 @@ import { type BrowserBlockersHook, createBrowserEngine } from './engines/browser
 import { createFetchEngine } from './engines/fetch-engine.js';
 import { createCachingLookup } from './net/dns-cache.js';
 import { createProxyPools, parseProxiesFile } from './net/proxy-pools.js';
+import { createOutputStage, type OutputStage } from './output/index.js';
 import { createPlanner, type Planner } from './plan.js';
 import type { Engines } from './run-scrape.js';
 
@@ -26,6 +27,8 @@ export interface ScrapeParts {
   engines: Engines;
   planner: Planner;
   admission: Admission;
+  /** Markdown off the event loop (worker pool, started on first use); see output/index.ts. */
+  output: OutputStage;
   close(): Promise<void>;
 }
 
@@ -87,12 +90,15 @@ export async function buildScrapeParts(
     store.dialect === 'postgres'
       ? createPostgresAccountSlots(store.db, nodeId)
       : createMemoryAccountSlots();
+  // defaults: 2 workers, 10 s cap per page (MARKDOWN_WORKERS / MARKDOWN_MAX_MS once in config)
+  const output = createOutputStage();
   return {
     engines: { fetch, browser, filters },
+    output,
     planner: createPlanner(pools, guard),
     admission: createAdmission(slots, config.nodeConcurrency),
     async close() {
-      await Promise.allSettled([fetch.close(), browser.close()]);
+      await Promise.allSettled([fetch.close(), browser.close(), output.close()]);
     },
   };
 }

@@ -1,0 +1,201 @@
+/**
+ * A few worker threads that run htmlToMarkdown off the event loop, with a time cap per
+ * page. Conversion is CPU-bound and synchronous: on the main thread a 6 MB page would
+ * stall every other request for seconds. A page over its cap has its worker terminated
+ * (the only way to stop synchronous code) and replaced; the caller gets TIMED_OUT.
+ *
+ * Workers start on first use, so a service that never asks for Markdown starts none.
+ */
+import { Worker } from 'node:worker_threads';
+import { appError } from '../../api/errors.js';
+import type { ConvertReply, ConvertRequest } from './markdown-worker.js';
+
+export interface MarkdownPoolOptions {
+  /** Worker threads. Default 2 (conversions beyond that wait their turn). */
+  size?: number;
+  /** Longest one conversion may run, whatever the scrape's budget. Default 10 000 ms. */
+  maxMs?: number;
+}
+
+export interface ConvertLimits {
+  /** Epoch ms by which the scrape must be done; the cap never runs past it. */
+  deadline?: number;
+  /** The scrape's whole budget, for the error text when the deadline is what ran out. */
+  budgetMs?: number;
+  /** Aborting it (client gone, budget spent) stops the conversion; rejects with its reason. */
+  signal?: AbortSignal;
+}
+
+export interface MarkdownPool {
+  convert(html: string, pageUrl: string, limits?: ConvertLimits): Promise<string>;
+  /** Terminates the workers; conversions still pending fail with NOT_READY. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_POOL_SIZE = 2;
+export const DEFAULT_MAX_MS = 10_000;
+
+interface Job {
+  id: number;
+  request: ConvertRequest;
+  limits: ConvertLimits;
+  resolve(markdown: string): void;
+  reject(error: unknown): void;
+  cleanup(): void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** The worker has loaded the converter (boot time does not count against a page's cap). */
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * The build runs the .js next to this file. Under tsx (tests, benches) the sources are .ts,
+ * and on Node 20 a worker does not inherit tsx's loader, so a bootstrap registers it first.
+ */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./markdown-worker.js', import.meta.url));
+  const source = new URL('./markdown-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+export function createMarkdownPool(options: MarkdownPoolOptions = {}): MarkdownPool {
+  const size = Math.max(1, options.size ?? DEFAULT_POOL_SIZE);
+  const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  const spawn = (): Slot => {
+    const slot: Slot = { worker: startWorker(), ready: false, job: null, timer: null };
+    slot.worker.on('message', (reply: ConvertReply | 'ready') => {
+      if (reply === 'ready') {
+        slot.ready = true;
+        slot.worker.unref(); // idle workers never hold the process open
+        dispatch();
+        return;
+      }
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      finish(slot);
+      job.resolve(reply.markdown);
+    });
+    slot.worker.on('error', () => replace(slot, appError('INTERNAL')));
+    slot.worker.on('exit', () => {
+      if (!closed && slots.includes(slot)) replace(slot, appError('INTERNAL'));
+    });
+    return slot;
+  };
+
+  /** The job is over for this slot: clear its timer, idle the worker, start the next. */
+  const finish = (slot: Slot): void => {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job?.cleanup();
+    slot.job = null;
+    slot.worker.unref();
+    dispatch();
+  };
+
+  /** Kills a worker mid-job and puts a fresh one in its place. */
+  const replace = (slot: Slot, error: unknown): void => {
+    const job = slot.job;
+    if (slot.timer) clearTimeout(slot.timer);
+    job?.cleanup();
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    slot.worker.removeAllListeners();
+    slot.worker.on('error', () => {}); // a terminated worker may still report
+    void slot.worker.terminate();
+    job?.reject(error);
+    dispatch();
+  };
+
+  const dispatch = (): void => {
+    while (!closed && queue.length > 0) {
+      const slot = slots.find((s) => s.ready && s.job === null);
+      if (!slot) {
+        // a booting worker will call dispatch when ready
+        let booting = slots.filter((s) => !s.ready).length;
+        while (slots.length < size && booting < queue.length) {
+          slots.push(spawn());
+          booting++;
+        }
+        return;
+      }
+      const job = queue.shift() as Job;
+      start(slot, job);
+    }
+  };
+
+  const start = (slot: Slot, job: Job): void => {
+    const { deadline, budgetMs } = job.limits;
+    const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
+    // the budget bound it if it is the smaller: say so with the budget's own figure
+    const byBudget = left <= maxMs;
+    const capMs = Math.max(0, Math.min(maxMs, left));
+    const error = () =>
+      appError('TIMED_OUT', byBudget && budgetMs !== undefined ? budgetMs : capMs);
+    if (capMs <= 0) {
+      job.cleanup();
+      job.reject(error());
+      return;
+    }
+    slot.job = job;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => replace(slot, error()), capMs);
+    slot.worker.postMessage(job.request);
+  };
+
+  return {
+    convert(html, pageUrl, limits = {}) {
+      if (closed) return Promise.reject(appError('NOT_READY', 'shutting down'));
+      const { signal } = limits;
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      return new Promise<string>((resolve, reject) => {
+        const id = nextId++;
+        const onAbort = () => {
+          const queued = queue.indexOf(job);
+          if (queued >= 0) {
+            queue.splice(queued, 1);
+            job.cleanup();
+            reject(signal?.reason);
+            return;
+          }
+          const slot = slots.find((s) => s.job === job);
+          if (slot) replace(slot, signal?.reason);
+        };
+        const job: Job = {
+          id,
+          request: { id, html, pageUrl },
+          limits,
+          resolve,
+          reject,
+          cleanup: () => signal?.removeEventListener('abort', onAbort),
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        queue.push(job);
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      const pending = [...queue, ...slots.flatMap((s) => (s.job ? [s.job] : []))];
+      queue.length = 0;
+      for (const slot of slots) if (slot.timer) clearTimeout(slot.timer);
+      const workers = slots.splice(0).map((s) => s.worker);
+      for (const job of pending) {
+        job.cleanup();
+        job.reject(appError('NOT_READY', 'shutting down'));
+      }
+      await Promise.allSettled(workers.map((w) => w.terminate()));
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { after, describe, it } from 'node:test';
+import { isAppError } from '../../../src/api/errors.js';
+import { createOutputStage } from '../../../src/scrape/output/index.js';
+import { htmlToMarkdown } from '../../../src/scrape/output/markdown/index.js';
+import { createMarkdownPool } from '../../../src/scrape/output/markdown-pool.js';
+import type { PageSnapshot, ScrapeOptions, ScrapePlan } from '../../../src/scrape/types.js';
+
+const SMALL = `<html><head><title>Story</title></head><body><article>${'<p>A paragraph of the story, with commas, clauses, and enough words to read like prose.</p>'.repeat(8)}</article></body></html>`;
+/** Takes seconds to convert (a 6 MB page of 100,000 short blocks). */
+const HUGE = `<html><body>${'<div><p>para <b>bold</b> and <a href="/x">link</a></p></div>'.repeat(100_000)}</body></html>`;
+
+function planFor(timeoutMs: number, signal = new AbortController().signal): ScrapePlan {
+  return {
+    options: { timeoutMs } as ScrapeOptions,
+    engine: 'fetch',
+    output: 'markdown',
+    proxies: [],
+    deadline: Date.now() + timeoutMs,
+    signal,
+  };
+}
+const snapshot = (html: string): PageSnapshot => ({
+  finalUrl: 'http://127.0.0.1/page',
+  status: 200,
+  html,
+});
+
+describe('markdown pool', () => {
+  const pool = createMarkdownPool({ size: 2, maxMs: 300 });
+  after(() => pool.close());
+
+  it('converts as the in-line function does', async () => {
+    const md = await pool.convert(SMALL, 'http://127.0.0.1/page');
+    assert.equal(md, htmlToMarkdown(SMALL, 'http://127.0.0.1/page'));
+    assert.match(md, /A paragraph of the story/);
+  });
+
+  it('stops a page over the cap with TIMED_OUT, and the next page still converts', async () => {
+    const t0 = performance.now();
+    await assert.rejects(pool.convert(HUGE, 'http://127.0.0.1/'), (error) => {
+      assert.ok(isAppError(error));
+      assert.equal(error.status, 504);
+      assert.equal(error.message, 'Timed out after 300 ms');
+      return true;
+    });
+    assert.ok(performance.now() - t0 < 2_000, 'the cap, not the conversion, ended it');
+    assert.match(await pool.convert(SMALL, 'http://127.0.0.1/'), /A paragraph/);
+  });
+
+  it("names the scrape's budget when the deadline is what ran out", async () => {
+    const error = await pool
+      .convert(HUGE, 'http://127.0.0.1/', { deadline: Date.now() + 100, budgetMs: 30_000 })
+      .catch((e: unknown) => e);
+    assert.ok(isAppError(error));
+    assert.equal(error.message, 'Timed out after 30000 ms');
+  });
+
+  it('stops at once when the signal aborts, with its reason', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('client gone')), 50);
+    const t0 = performance.now();
+    await assert.rejects(
+      pool.convert(HUGE, 'http://127.0.0.1/', { signal: controller.signal }),
+      /client gone/,
+    );
+    assert.ok(performance.now() - t0 < 250);
+  });
+
+  it('fails pending conversions with NOT_READY on close', async () => {
+    const own = createMarkdownPool({ size: 1 });
+    const pending = own.convert(HUGE, 'http://127.0.0.1/').catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    await own.close();
+    const error = await pending;
+    assert.ok(isAppError(error) && error.code === 'NOT_READY', String(error));
+  });
+});
+
+describe('output stage on a loopback server', () => {
+  it('a slow page times out while a concurrent small page answers quickly', async () => {
+    const stage = createOutputStage({ size: 2, maxMs: 500 });
+    const server = createServer((req, res) => {
+      const html = req.url === '/huge' ? HUGE : SMALL;
+      stage.produce(planFor(30_000), snapshot(html)).then(
+        (result) => res.writeHead(200, { 'content-type': result.contentType }).end(result.body),
+        (error: unknown) => {
+          const status = isAppError(error) ? error.status : 500;
+          res.writeHead(status).end(JSON.stringify({ error: (error as Error).message }));
+        },
+      );
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // boot both workers first (under tsx each one compiles the converter)
+    await Promise.all([fetch(`${base}/small`), fetch(`${base}/small`)]);
+    // the event loop's longest stall while both are in flight
+    let worstLag = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstLag = Math.max(worstLag, now - last - 10);
+      last = now;
+    }, 10);
+    try {
+      const t0 = performance.now();
+      const huge = fetch(`${base}/huge`).then(async (r) => ({
+        status: r.status,
+        body: await r.text(),
+        ms: performance.now() - t0,
+      }));
+      await new Promise((r) => setTimeout(r, 50)); // the huge page is converting now
+      const t1 = performance.now();
+      const small = await fetch(`${base}/small`);
+      const smallMs = performance.now() - t1;
+      assert.equal(small.status, 200);
+      assert.equal(small.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      assert.match(await small.text(), /A paragraph of the story/);
+      assert.ok(smallMs < 400, `small page took ${smallMs.toFixed(0)} ms`);
+      const slow = await huge;
+      assert.equal(slow.status, 504);
+      assert.deepEqual(JSON.parse(slow.body), { error: 'Timed out after 500 ms' });
+      assert.ok(slow.ms < 2_500, `huge page answered after ${slow.ms.toFixed(0)} ms`);
+      assert.ok(worstLag < 300, `event loop stalled ${worstLag.toFixed(0)} ms`);
+    } finally {
+      clearInterval(ticker);
+      server.close();
+      await stage.close();
+    }
+  });
+});
