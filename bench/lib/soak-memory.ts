@@ -20,27 +20,64 @@ export interface BrowserStatus {
 export interface MemorySample {
   /** Service, after a full GC. */
   rss: number;
+  /** Of rss: anonymous memory (heap, malloc) and mapped files (code, libraries). */
+  rssAnon: number;
+  rssFile: number;
+  /** V8 heap reserved (heapTotal) and live (heapUsed). */
+  heapTotal: number;
   heapUsed: number;
   external: number;
   arrayBuffers: number;
   chromiumRss: number;
   chromiumPss: number;
+  /** PSS by process role, e.g. "browser 180.2, renderer×4 300.1". */
+  chromiumRoles: string;
+  /** PSS of the renderers (pages, spare renderer) and of everything else (browser, GPU, utilities). */
+  chromiumRenderers: { pss: number; count: number };
+  chromiumBase: number;
   browser: BrowserStatus;
 }
 
 export const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-/** Proportional set size: shared pages split between the processes that map them. */
-function treePssBytes(root: number): number {
-  return processTree(root).reduce((sum, pid) => {
+/** A Chromium process's role, from its command line (`--type=`, `--utility-sub-type=`). */
+function roleOf(pid: number): string {
+  try {
+    // Chromium rewrites its argv into one space-separated title, so split on both.
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+    const type = args.find((a) => a.startsWith('--type='))?.slice(7);
+    if (!type) return 'browser';
+    const sub = args.find((a) => a.startsWith('--utility-sub-type='))?.slice(19);
+    return sub ? (sub.split('.').at(-1) ?? type) : type;
+  } catch {
+    return 'gone';
+  }
+}
+
+/**
+ * Proportional set size (shared pages split between the processes that map them), by process
+ * role: which part of Chromium grows (the browser process, the GPU process, renderers).
+ */
+function treePss(root: number): Map<string, { pss: number; count: number }> {
+  const byRole = new Map<string, { pss: number; count: number }>();
+  for (const pid of processTree(root)) {
     try {
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      return sum + Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      const pss = Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      const role = roleOf(pid);
+      const entry = byRole.get(role) ?? { pss: 0, count: 0 };
+      entry.pss += pss;
+      entry.count += 1;
+      byRole.set(role, entry);
     } catch {
-      return sum; // exited while we looked
+      // exited while we looked
     }
-  }, 0);
+  }
+  return byRole;
 }
+
+const statusKb = (status: string, field: string) =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
 
 export async function browserStatus(base: string): Promise<BrowserStatus> {
   const ready = (await (await fetch(`${base}/readyz`)).json()) as { browser: BrowserStatus };
@@ -54,15 +91,32 @@ export async function sampleMemory(
   snapshotPath?: string,
 ): Promise<MemorySample> {
   const usage = await probe.probe(pid, snapshotPath);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const browser = await browserStatus(base);
   const pids = browser.pids ?? [];
+  const roles = new Map<string, { pss: number; count: number }>();
+  for (const p of pids) {
+    for (const [role, v] of treePss(p)) {
+      const entry = roles.get(role) ?? { pss: 0, count: 0 };
+      roles.set(role, { pss: entry.pss + v.pss, count: entry.count + v.count });
+    }
+  }
   return {
     rss: usage.rss,
+    rssAnon: statusKb(status, 'RssAnon'),
+    rssFile: statusKb(status, 'RssFile'),
+    heapTotal: usage.heapTotal,
     heapUsed: usage.heapUsed,
     external: usage.external,
     arrayBuffers: usage.arrayBuffers,
     chromiumRss: pids.reduce((sum, p) => sum + treeRssBytes(p), 0),
-    chromiumPss: pids.reduce((sum, p) => sum + treePssBytes(p), 0),
+    chromiumPss: [...roles.values()].reduce((sum, v) => sum + v.pss, 0),
+    chromiumRenderers: roles.get('renderer') ?? { pss: 0, count: 0 },
+    chromiumBase: [...roles].reduce((sum, [role, v]) => sum + (role === 'renderer' ? 0 : v.pss), 0),
+    chromiumRoles: [...roles]
+      .sort((a, b) => b[1].pss - a[1].pss)
+      .map(([role, v]) => `${role}${v.count > 1 ? `×${v.count}` : ''} ${mib(v.pss)}`)
+      .join(', '),
     browser,
   };
 }
@@ -73,8 +127,8 @@ export function describePool(b: BrowserStatus): string {
 
 export function describeSample(m: MemorySample): string {
   return (
-    `service rss ${mib(m.rss)} heap ${mib(m.heapUsed)} external ${mib(m.external)} (arrayBuffers ${mib(m.arrayBuffers)}) MiB; ` +
-    `chromium PSS ${mib(m.chromiumPss)} RSS ${mib(m.chromiumRss)} MiB (${describePool(m.browser)})`
+    `service rss ${mib(m.rss)} (anon ${mib(m.rssAnon)}) heap ${mib(m.heapUsed)}/${mib(m.heapTotal)} external ${mib(m.external)} (arrayBuffers ${mib(m.arrayBuffers)}) MiB; ` +
+    `chromium PSS ${mib(m.chromiumPss)} [${m.chromiumRoles}] RSS ${mib(m.chromiumRss)} MiB (${describePool(m.browser)})`
   );
 }
 
@@ -86,9 +140,18 @@ export function compareSamples(base: MemorySample, end: MemorySample): string[] 
     `${label.padEnd(22)} ${mib(a).padStart(8)} → ${mib(b).padStart(8)} MiB (${growth(a, b)}%)`;
   return [
     line('service RSS', base.rss, end.rss),
+    line('service RSS anon', base.rssAnon, end.rssAnon),
+    line('service RSS file', base.rssFile, end.rssFile),
+    line('service heap total', base.heapTotal, end.heapTotal),
     line('service live heap', base.heapUsed, end.heapUsed),
     line('service external', base.external, end.external),
     line('chromium PSS', base.chromiumPss, end.chromiumPss),
+    line('  browser+gpu+utility', base.chromiumBase, end.chromiumBase),
+    line(
+      `  renderers ${base.chromiumRenderers.count}→${end.chromiumRenderers.count}`,
+      base.chromiumRenderers.pss,
+      end.chromiumRenderers.pss,
+    ),
     line('chromium RSS (summed)', base.chromiumRss, end.chromiumRss),
   ];
 }
