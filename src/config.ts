@@ -51,6 +51,10 @@ export interface Config {
   jobLeaseMs: number;
   /** PG_POOL_SIZE: PostgreSQL connections per node (with DATABASE_URL), default 10. */
   pgPoolSize: number;
+  /** MARKDOWN_WORKERS: worker threads converting pages to Markdown, default 2. */
+  markdownWorkers: number;
+  /** MARKDOWN_MAX_MS: longest conversion of one page before 504, default 10000. */
+  markdownMaxMs: number;
   /** FILTERS_DIR: the built ad/cookie filter engines, default <package>/build/filters. */
   filtersDir: string;
   /** DASHBOARD_DIR: the built dashboard, default <package>/dist/dashboard. */
@@ -163,6 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 3_600_000),
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000),
+    markdownWorkers: integer(env, 'MARKDOWN_WORKERS', 2, 1, 64),
+    markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', 10_000, 100, 600_000),
     filtersDir: resolve(env.FILTERS_DIR?.trim() || join(packageRoot, 'build', 'filters')),
     dashboardDir: resolve(env.DASHBOARD_DIR?.trim() || join(packageRoot, 'dist', 'dashboard')),
   };

@@ -21,6 +21,8 @@ describe('loadConfig', () => {
     assert.equal(config.maxBodyBytes, 20 * 1024 * 1024);
     assert.equal(config.accountConcurrency, 10);
     assert.equal(config.pgPoolSize, 10);
+    assert.equal(config.markdownWorkers, 2);
+    assert.equal(config.markdownMaxMs, 10_000);
   });
 
   it('reads the contract variables', () => {

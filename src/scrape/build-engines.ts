@@ -19,7 +19,7 @@ import { type BrowserBlockersHook, createBrowserEngine } from './engines/browser
 import { createFetchEngine } from './engines/fetch-engine.js';
 import { createCachingLookup } from './net/dns-cache.js';
 import { createProxyPools, parseProxiesFile } from './net/proxy-pools.js';
-import { createOutputStage, type OutputStage } from './output/index.js';
+import { createOutputStage } from './output/index.js';
 import { createPlanner, type Planner } from './plan.js';
 import type { Engines } from './run-scrape.js';
 
@@ -27,8 +27,6 @@ export interface ScrapeParts {
   engines: Engines;
   planner: Planner;
   admission: Admission;
-  /** Markdown off the event loop (worker pool, started on first use); see output/index.ts. */
-  output: OutputStage;
   close(): Promise<void>;
 }
 
@@ -90,11 +88,10 @@ export async function buildScrapeParts(
     store.dialect === 'postgres'
       ? createPostgresAccountSlots(store.db, nodeId)
       : createMemoryAccountSlots();
-  // defaults: 2 workers, 10 s cap per page (MARKDOWN_WORKERS / MARKDOWN_MAX_MS once in config)
-  const output = createOutputStage();
+  // Markdown off the event loop; workers start on first use.
+  const output = createOutputStage({ size: config.markdownWorkers, maxMs: config.markdownMaxMs });
   return {
-    engines: { fetch, browser, filters },
-    output,
+    engines: { fetch, browser, filters, output },
     planner: createPlanner(pools, guard),
     admission: createAdmission(slots, config.nodeConcurrency),
     async close() {

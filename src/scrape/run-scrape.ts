@@ -1,5 +1,5 @@
 /**
- * runScrape(plan): engine → blockers → output. Nothing here knows about HTTP, billing or
+ * runScrape(plan): engine → blockers → output (Markdown in a worker pool). Nothing here knows about HTTP, billing or
  * webhooks, so the route, workflow runs and webhook jobs share it.
  */
 
@@ -7,7 +7,7 @@ import type { FilterEngines } from './blockers/filter-engines.js';
 import { stripBlocked } from './blockers/static-blocker.js';
 import type { BrowserEngine } from './engines/browser/index.js';
 import type { FetchEngine } from './engines/fetch-engine.js';
-import { produceOutput } from './output/index.js';
+import type { OutputStage } from './output/index.js';
 import type { EngineName, PageSnapshot, ScrapePlan, ScrapeResult } from './types.js';
 
 export interface Engines {
@@ -15,6 +15,8 @@ export interface Engines {
   browser: BrowserEngine;
   /** Ad, cookie-notice and chat rules; null when the filter build is missing. */
   filters: FilterEngines | null;
+  /** Bytes for the caller; Markdown off the event loop. */
+  output: OutputStage;
 }
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
@@ -43,5 +45,5 @@ const runners: Record<EngineName, (plan: ScrapePlan, engines: Engines) => Promis
 
 export async function runScrape(plan: ScrapePlan, engines: Engines): Promise<ScrapeResult> {
   const snapshot = await runners[plan.engine](plan, engines);
-  return produceOutput(plan, snapshot);
+  return engines.output.produce(plan, snapshot);
 }
