@@ -30,10 +30,16 @@ export interface MemorySample {
   arrayBuffers: number;
   chromiumRss: number;
   chromiumPss: number;
+  /**
+   * Of that, anonymous and shared-memory pages (Pss_Anon + Pss_Shmem): what can leak. The file
+   * part is Chromium's code, split with every other Chromium on the machine, so it moves with
+   * other people's browsers (the soak shares its 2 cores with colleagues' tests).
+   */
+  chromiumPssAnon: number;
   /** PSS by process role, e.g. "browser 180.2, renderer×4 300.1". */
   chromiumRoles: string;
-  /** PSS of the renderers (pages, spare renderer) and of everything else (browser, GPU, utilities). */
-  chromiumRenderers: { pss: number; count: number };
+  /** Anon PSS of the renderers (pages, spare renderer) and of everything else (browser, GPU, utilities). */
+  chromiumRenderers: { anon: number; count: number };
   chromiumBase: number;
   browser: BrowserStatus;
 }
@@ -58,15 +64,23 @@ function roleOf(pid: number): string {
  * Proportional set size (shared pages split between the processes that map them), by process
  * role: which part of Chromium grows (the browser process, the GPU process, renderers).
  */
-function treePss(root: number): Map<string, { pss: number; count: number }> {
-  const byRole = new Map<string, { pss: number; count: number }>();
+interface RoleMemory {
+  pss: number;
+  anon: number;
+  count: number;
+}
+
+function treePss(root: number): Map<string, RoleMemory> {
+  const byRole = new Map<string, RoleMemory>();
   for (const pid of processTree(root)) {
     try {
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      const pss = Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      const field = (name: string) =>
+        Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
       const role = roleOf(pid);
-      const entry = byRole.get(role) ?? { pss: 0, count: 0 };
-      entry.pss += pss;
+      const entry = byRole.get(role) ?? { pss: 0, anon: 0, count: 0 };
+      entry.pss += field('Pss');
+      entry.anon += field('Pss_Anon') + field('Pss_Shmem');
       entry.count += 1;
       byRole.set(role, entry);
     } catch {
@@ -94,11 +108,15 @@ export async function sampleMemory(
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const browser = await browserStatus(base);
   const pids = browser.pids ?? [];
-  const roles = new Map<string, { pss: number; count: number }>();
+  const roles = new Map<string, RoleMemory>();
   for (const p of pids) {
     for (const [role, v] of treePss(p)) {
-      const entry = roles.get(role) ?? { pss: 0, count: 0 };
-      roles.set(role, { pss: entry.pss + v.pss, count: entry.count + v.count });
+      const entry = roles.get(role) ?? { pss: 0, anon: 0, count: 0 };
+      roles.set(role, {
+        pss: entry.pss + v.pss,
+        anon: entry.anon + v.anon,
+        count: entry.count + v.count,
+      });
     }
   }
   return {
@@ -111,11 +129,15 @@ export async function sampleMemory(
     arrayBuffers: usage.arrayBuffers,
     chromiumRss: pids.reduce((sum, p) => sum + treeRssBytes(p), 0),
     chromiumPss: [...roles.values()].reduce((sum, v) => sum + v.pss, 0),
-    chromiumRenderers: roles.get('renderer') ?? { pss: 0, count: 0 },
-    chromiumBase: [...roles].reduce((sum, [role, v]) => sum + (role === 'renderer' ? 0 : v.pss), 0),
+    chromiumPssAnon: [...roles.values()].reduce((sum, v) => sum + v.anon, 0),
+    chromiumRenderers: roles.get('renderer') ?? { anon: 0, count: 0 },
+    chromiumBase: [...roles].reduce(
+      (sum, [role, v]) => sum + (role === 'renderer' ? 0 : v.anon),
+      0,
+    ),
     chromiumRoles: [...roles]
-      .sort((a, b) => b[1].pss - a[1].pss)
-      .map(([role, v]) => `${role}${v.count > 1 ? `×${v.count}` : ''} ${mib(v.pss)}`)
+      .sort((a, b) => b[1].anon - a[1].anon)
+      .map(([role, v]) => `${role}${v.count > 1 ? `×${v.count}` : ''} ${mib(v.anon)}`)
       .join(', '),
     browser,
   };
@@ -128,7 +150,7 @@ export function describePool(b: BrowserStatus): string {
 export function describeSample(m: MemorySample): string {
   return (
     `service rss ${mib(m.rss)} (anon ${mib(m.rssAnon)}) heap ${mib(m.heapUsed)}/${mib(m.heapTotal)} external ${mib(m.external)} (arrayBuffers ${mib(m.arrayBuffers)}) MiB; ` +
-    `chromium PSS ${mib(m.chromiumPss)} [${m.chromiumRoles}] RSS ${mib(m.chromiumRss)} MiB (${describePool(m.browser)})`
+    `chromium PSS ${mib(m.chromiumPss)}, anon ${mib(m.chromiumPssAnon)} [${m.chromiumRoles}] RSS ${mib(m.chromiumRss)} MiB (${describePool(m.browser)})`
   );
 }
 
@@ -146,11 +168,12 @@ export function compareSamples(base: MemorySample, end: MemorySample): string[] 
     line('service live heap', base.heapUsed, end.heapUsed),
     line('service external', base.external, end.external),
     line('chromium PSS', base.chromiumPss, end.chromiumPss),
+    line('chromium PSS anon', base.chromiumPssAnon, end.chromiumPssAnon),
     line('  browser+gpu+utility', base.chromiumBase, end.chromiumBase),
     line(
       `  renderers ${base.chromiumRenderers.count}→${end.chromiumRenderers.count}`,
-      base.chromiumRenderers.pss,
-      end.chromiumRenderers.pss,
+      base.chromiumRenderers.anon,
+      end.chromiumRenderers.anon,
     ),
     line('chromium RSS (summed)', base.chromiumRss, end.chromiumRss),
   ];
