@@ -12,7 +12,7 @@ import type { PageSnapshot, ScrapeOptions, ScrapePlan } from '../../../src/scrap
 
 const SMALL = `<html><head><title>Story</title></head><body><article>${'<p>A paragraph of the story, with commas, clauses, and enough words to read like prose.</p>'.repeat(8)}</article></body></html>`;
 /** Takes seconds to convert (a 6 MB page of 100,000 short blocks). */
-const HUGE = `<html><body>${'<div><p>para <b>bold</b> and <a href="/x">link</a></p></div>'.repeat(100_000)}</body></html>`;
+const HUGE = `<html><body>${'<div><p>para <b>bold</b> and <a href="/x">link</a></p></div>'.repeat(200_000)}</body></html>`;
 
 function planFor(timeoutMs: number, signal = new AbortController().signal): ScrapePlan {
   return {
@@ -48,7 +48,8 @@ describe('markdown pool', () => {
       assert.equal(error.message, 'Timed out after 300 ms');
       return true;
     });
-    assert.ok(performance.now() - t0 < 2_000, 'the cap, not the conversion, ended it');
+    // Uncapped, HUGE takes many seconds; the bound only tells the cap from the conversion.
+    assert.ok(performance.now() - t0 < 3_000, 'the cap, not the conversion, ended it');
     assert.match(await pool.convert(SMALL, 'http://127.0.0.1/'), /A paragraph/);
   });
 
@@ -68,7 +69,7 @@ describe('markdown pool', () => {
       pool.convert(HUGE, 'http://127.0.0.1/', { signal: controller.signal }),
       /client gone/,
     );
-    assert.ok(performance.now() - t0 < 250);
+    assert.ok(performance.now() - t0 < 2_000, 'the abort, not the conversion, ended it');
   });
 
   it('fails pending conversions with NOT_READY on close', async () => {
@@ -83,7 +84,7 @@ describe('markdown pool', () => {
 
 describe('output stage on a loopback server', () => {
   it('a slow page times out while a concurrent small page answers quickly', async () => {
-    const stage = createOutputStage({ size: 2, maxMs: 500 });
+    const stage = createOutputStage({ size: 2, maxMs: 1_000 });
     const server = createServer((req, res) => {
       const html = req.url === '/huge' ? HUGE : SMALL;
       stage.produce(planFor(30_000), snapshot(html)).then(
@@ -108,25 +109,24 @@ describe('output stage on a loopback server', () => {
       last = now;
     }, 10);
     try {
-      const t0 = performance.now();
-      const huge = fetch(`${base}/huge`).then(async (r) => ({
-        status: r.status,
-        body: await r.text(),
-        ms: performance.now() - t0,
-      }));
+      const finished: string[] = [];
+      const huge = fetch(`${base}/huge`).then(async (r) => {
+        finished.push('huge');
+        return { status: r.status, body: await r.text() };
+      });
       await new Promise((r) => setTimeout(r, 50)); // the huge page is converting now
-      const t1 = performance.now();
       const small = await fetch(`${base}/small`);
-      const smallMs = performance.now() - t1;
+      finished.push('small');
       assert.equal(small.status, 200);
       assert.equal(small.headers.get('content-type'), 'text/markdown; charset=utf-8');
       assert.match(await small.text(), /A paragraph of the story/);
-      assert.ok(smallMs < 400, `small page took ${smallMs.toFixed(0)} ms`);
       const slow = await huge;
       assert.equal(slow.status, 504);
-      assert.deepEqual(JSON.parse(slow.body), { error: 'Timed out after 500 ms' });
-      assert.ok(slow.ms < 2_500, `huge page answered after ${slow.ms.toFixed(0)} ms`);
-      assert.ok(worstLag < 300, `event loop stalled ${worstLag.toFixed(0)} ms`);
+      assert.deepEqual(JSON.parse(slow.body), { error: 'Timed out after 1000 ms' });
+      // Converted on the event loop, the huge page (seconds) would hold the small one back
+      // and stall the loop for all of it; bounds are generous against a loaded machine.
+      assert.deepEqual(finished, ['small', 'huge']);
+      assert.ok(worstLag < 900, `event loop stalled ${worstLag.toFixed(0)} ms`);
     } finally {
       clearInterval(ticker);
       server.close();
