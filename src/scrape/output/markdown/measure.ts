@@ -45,7 +45,8 @@ function countText(node: Node, state: { length: number; pendingSpace: boolean })
   }
 }
 
-function isSpace(c: number): boolean {
+/** Whitespace as `\s` matches it, by char code (the hot loop of text measures). */
+export function isSpace(c: number): boolean {
   if (c > 32 && c < 160) return false;
   return (
     c === 32 ||

@@ -10,6 +10,7 @@
  * array lazily (once per parent), not with one splice per removal.
  */
 import type { ElementNode, Node } from './dom.js';
+import { isSpace } from './measure.js';
 
 export interface Stats {
   /** Whitespace-collapsed, trimmed text length (= textLength). */
@@ -119,23 +120,6 @@ export class TreeStats {
     el.children = el.children.filter((c) => c.parent === el);
     this.untidy.delete(el);
   }
-}
-
-function isSpace(c: number): boolean {
-  if (c > 32 && c < 160) return false;
-  return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 160 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 /** Appends a text node to `s` as textLength's collapsing walk would count it. */
