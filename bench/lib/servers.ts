@@ -51,7 +51,7 @@ if (kind === 'service') {
     ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   });
-  const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== "0" });
+  const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
   const { apiKey } = await createAccount(service.store.db, {
     name: 'bench',
     credits: 1_000_000_000,

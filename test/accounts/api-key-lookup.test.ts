@@ -30,7 +30,11 @@ test('a balance changed on the writer connection shows in the next turn', async 
   const keys = new ApiKeyLookup(store);
   assert.equal((await keys.find(created.apiKey))?.credits, 10);
   assert.equal((await keys.find(created.apiKey))?.credits, 10);
-  await store.db.updateTable('accounts').set({ credits: 3 }).where('id', '=', created.account.id).execute();
+  await store.db
+    .updateTable('accounts')
+    .set({ credits: 3 })
+    .where('id', '=', created.account.id)
+    .execute();
   await nextTurn();
   assert.equal((await keys.find(created.apiKey))?.credits, 3);
 });

@@ -11,7 +11,6 @@ import {
   elementsByTag,
   hasAncestor,
   innerText,
-  linkDensity,
   textLength,
 } from './measure.js';
 import type { ExtractFlags } from './scorable.js';
