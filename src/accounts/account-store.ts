@@ -83,14 +83,9 @@ const keyLookup = preparedQuery((db, keyHash: string) =>
     .where('api_keys.revoked_at', 'is', null),
 );
 
-async function lookupKey(store: Store, keyHash: string) {
-  const rows = await store.readRows(keyLookup(store.db, keyHash));
-  return rows[0];
-}
-
-export async function findAccountByApiKey(store: Store, apiKey: string): Promise<Account | null> {
-  const keyHash = hashApiKey(apiKey);
-  const row = await lookupKey(store, keyHash);
+/** The account of a key, by its SHA-256 (`hashApiKey`); callers hash once per request. */
+export async function findAccountByKeyHash(store: Store, keyHash: string): Promise<Account | null> {
+  const [row] = await store.readRows(keyLookup(store.db, keyHash));
   // The lookup is by hash; the comparison repeats it in constant time as a second guard.
   if (!row || !sameHash(row.key_hash, keyHash)) return null;
   return toAccount(row);

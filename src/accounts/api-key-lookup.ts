@@ -7,7 +7,7 @@
  * (bench/auth-overhead.ts).
  */
 import type { Store } from '../store/db.js';
-import { type Account, findAccountByApiKey } from './account-store.js';
+import { type Account, findAccountByKeyHash } from './account-store.js';
 import { hashApiKey } from './api-key.js';
 
 /** Distinct keys kept between two commits; past it the cache starts over. */
@@ -22,15 +22,15 @@ export class ApiKeyLookup {
   constructor(private readonly store: Store) {}
 
   async find(apiKey: string): Promise<Account | null> {
+    const keyHash = hashApiKey(apiKey);
     if (!this.checkedThisTurn && !this.checkVersion()) {
-      return findAccountByApiKey(this.store, apiKey);
+      return findAccountByKeyHash(this.store, keyHash);
     }
     // Keyed by hash, so the cache holds no more of a key than the database does.
-    const keyHash = hashApiKey(apiKey);
     const cached = this.cache.get(keyHash);
     if (cached) return { ...cached };
     const version = this.version;
-    const account = await findAccountByApiKey(this.store, apiKey);
+    const account = await findAccountByKeyHash(this.store, keyHash);
     // A commit since the version was read only makes this entry miss in the next turn.
     if (account && this.version === version) this.cache.set(keyHash, { ...account });
     return account;
