@@ -109,6 +109,24 @@ async function startService(): Promise<Service> {
   };
 }
 
+/** `count` calls of `one`, `c` at a time (each worker starts its next when one ends). */
+async function closedLoop(
+  one: () => Promise<number>,
+  c: number,
+  count: number,
+  latencies: number[],
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (next < count) {
+        next += 1;
+        latencies.push(await one());
+      }
+    }),
+  );
+}
+
 async function routeCell(s: Service, url: string, variant: Variant, n: number, c: number) {
   const query = new URLSearchParams({ api_key: s.apiKey, url, render: 'true' });
   for (const [k, v] of Object.entries(VARIANT_PARAMS[variant])) query.set(k, v);
@@ -119,17 +137,7 @@ async function routeCell(s: Service, url: string, variant: Variant, n: number, c
     if (res.status !== 200) throw new Error(`${variant}: status ${res.status}`);
     return performance.now() - started;
   };
-  const loop = async (count: number, latencies: number[]) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: c }, async () => {
-        while (next < count) {
-          next += 1;
-          latencies.push(await one());
-        }
-      }),
-    );
-  };
+  const loop = (count: number, latencies: number[]) => closedLoop(one, c, count, latencies);
   await loop(2 * c, []); // warm-up: every page slot has a warm page
   const [pid] = await s.chromiumPids();
   const service0 = treeCpu(s.child.pid ?? 0);
@@ -224,17 +232,7 @@ async function engineCell(url: string, guarded: boolean, n: number, c: number): 
     });
     return performance.now() - started;
   };
-  const loop = async (count: number, latencies: number[]) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: c }, async () => {
-        while (next < count) {
-          next += 1;
-          latencies.push(await one());
-        }
-      }),
-    );
-  };
+  const loop = (count: number, latencies: number[]) => closedLoop(one, c, count, latencies);
   try {
     await loop(2 * c, []);
     const [pid] = engine.status().pids;
