@@ -20,6 +20,7 @@ import { saveResult } from '../src/delivery/webhook-results.js';
 import { newId } from '../src/store/ids.js';
 import { JobQueue } from '../src/store/jobs.js';
 import { saveRunRecord } from '../src/workflows/run-records.js';
+import { sampleRunRecord } from '../test/helpers/run-record.js';
 import { startService } from '../test/helpers/service.js';
 
 const N = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 500);
@@ -97,24 +98,17 @@ await db.transaction().execute(async (trx) => {
   for (let i = 0; i < N; i++) {
     const requestId = newId();
     const webhookUrl = `${hookUrl}/delivery`;
-    await saveRunRecord(trx, {
-      id: requestId,
-      accountId: service.accountId,
-      workflowId: null,
-      url: `${targetUrl}/page`,
-      status: 'success',
-      statusCode: 200,
-      targetStatus: 200,
-      outputType: 'html',
-      render: false,
-      proxyType: 'datacenter',
-      proxyCountry: null,
-      credits: 1,
-      durationMs: 1,
-      error: null,
-      webhook: { url: webhookUrl, status: 'pending', attempts: 0, lastError: null },
-      createdAt: Date.now(),
-    });
+    await saveRunRecord(
+      trx,
+      sampleRunRecord({
+        id: requestId,
+        accountId: service.accountId,
+        workflowId: null,
+        url: `${targetUrl}/page`,
+        durationMs: 1,
+        webhook: { url: webhookUrl, status: 'pending', attempts: 0, lastError: null },
+      }),
+    );
     await saveResult(trx, {
       requestId,
       scrapeStatus: 'success',

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createAccount } from '../../src/accounts/account-store.js';
 import { openStore, type Store } from '../../src/store/db.js';
-import { newId } from '../../src/store/ids.js';
 import { WorkflowListCache } from '../../src/workflows/list-cache.js';
 import { saveRunRecord } from '../../src/workflows/run-records.js';
 import { WorkflowService } from '../../src/workflows/workflow-service.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
+import { sampleRunRecord } from '../helpers/run-record.js';
 
 interface Listed {
   id: string;
@@ -56,24 +56,16 @@ async function check(store: Store): Promise<void> {
   await service.unarchive(account.id, b.id);
   assert.equal((await list()).find((w) => w.id === b.id)?.archived, false);
   await store.db.transaction().execute((trx) =>
-    saveRunRecord(trx, {
-      id: newId(),
-      accountId: account.id,
-      workflowId: a.id,
-      url: config.url,
-      status: 'success',
-      statusCode: 200,
-      targetStatus: 200,
-      outputType: 'html',
-      render: false,
-      proxyType: 'datacenter',
-      proxyCountry: null,
-      credits: 15,
-      durationMs: 5,
-      error: null,
-      webhook: null,
-      createdAt: 1_000_000,
-    }),
+    saveRunRecord(
+      trx,
+      sampleRunRecord({
+        accountId: account.id,
+        workflowId: a.id,
+        url: config.url,
+        credits: 15,
+        createdAt: 1_000_000,
+      }),
+    ),
   );
   const ran = (await list()).find((w) => w.id === a.id);
   assert.equal(ran?.creditsSpent, 15);

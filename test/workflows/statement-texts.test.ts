@@ -17,6 +17,7 @@ import {
 import type { Database } from '../../src/store/schema.js';
 import { type RunRecord, saveRunRecord } from '../../src/workflows/run-records.js';
 import { setArchived } from '../../src/workflows/workflow-store.js';
+import { sampleRunRecord } from '../helpers/run-record.js';
 
 function recordingDb(): { db: Kysely<Database>; texts: string[]; values: unknown[][] } {
   const texts: string[] = [];
@@ -36,24 +37,15 @@ function recordingDb(): { db: Kysely<Database>; texts: string[]; values: unknown
   return { db, texts, values };
 }
 
-const record = (createdAt: number, credits: number): RunRecord => ({
-  id: `r-${createdAt}`,
-  accountId: 'acc',
-  workflowId: 'wf',
-  url: 'https://example.com/',
-  status: 'success',
-  statusCode: 200,
-  targetStatus: 200,
-  outputType: 'html',
-  render: false,
-  proxyType: 'datacenter',
-  proxyCountry: null,
-  credits,
-  durationMs: 5,
-  error: null,
-  webhook: null,
-  createdAt,
-});
+const record = (createdAt: number, credits: number): RunRecord =>
+  sampleRunRecord({
+    id: `r-${createdAt}`,
+    accountId: 'acc',
+    workflowId: 'wf',
+    url: 'https://example.com/',
+    credits,
+    createdAt,
+  });
 
 test('a workflow run record is written with the same SQL texts whatever its values', async () => {
   const first = recordingDb();
