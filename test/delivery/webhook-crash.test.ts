@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { getAccount } from '../../src/accounts/account-store.js';
 import { openStore } from '../../src/store/db.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { createAccountWithCli, type ServeProcess, spawnServe } from './serve-process.js';
@@ -89,12 +90,7 @@ test('a service killed mid-delivery delivers every webhook after it restarts, ch
       new Set(ledger.filter((r) => r.kind === 'settle').map((r) => r.request_id)).size,
       TOTAL,
     );
-    const balance = await store.db
-      .selectFrom('accounts')
-      .select('credits')
-      .where('id', '=', account.id)
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(balance.credits), 1000 - TOTAL);
+    assert.equal((await getAccount(store.db, account.id))?.credits, 1000 - TOTAL);
     const records = await store.db
       .selectFrom('requests')
       .select('webhook')

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { getAccount } from '../../src/accounts/account-store.js';
 import { verifyWebhook } from '../../src/delivery/signature.js';
 import type { WebhookState } from '../../src/workflows/run-records.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
@@ -176,12 +177,9 @@ test('a failed scrape delivers the JSON error while the caller got ok; nothing i
 });
 
 async function recordOfAccount() {
-  const row = await service.running.store.db
-    .selectFrom('accounts')
-    .select('credits')
-    .where('id', '=', service.accountId)
-    .executeTakeFirstOrThrow();
-  return { credits: Number(row.credits) };
+  const account = await getAccount(service.running.store.db, service.accountId);
+  assert.ok(account);
+  return account;
 }
 
 test('a receiver failing twice with 500 gets the third attempt, after a backoff', async () => {

@@ -4,7 +4,8 @@
  * are delivered.
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, type TestContext, test } from 'node:test';
+import { getAccount } from '../../src/accounts/account-store.js';
 import { openStore } from '../../src/store/db.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
@@ -13,6 +14,17 @@ import { startWebhookReceiver } from './webhook-receiver.js';
 
 const TOTAL = 100;
 const servers: ServeProcess[] = [];
+
+/** A fresh database, a fixture site and a receiver, all gone after the test. */
+async function setUp(t: TestContext) {
+  const database = await createTestDatabase();
+  const [site, receiver] = await Promise.all([startFixtureSite(), startWebhookReceiver()]);
+  t.after(async () => {
+    await Promise.all([site.close(), receiver.close()]);
+    await database.drop();
+  });
+  return { database, site, receiver };
+}
 after(async () => {
   for (const server of servers) if (server.child.exitCode === null) await server.kill();
 });
@@ -20,12 +32,7 @@ after(async () => {
 test('two nodes on one PostgreSQL run each webhook scrape once and settle it once', {
   skip: pgSkipReason,
 }, async (t) => {
-  const database = await createTestDatabase();
-  const [site, receiver] = await Promise.all([startFixtureSite(), startWebhookReceiver()]);
-  t.after(async () => {
-    await Promise.all([site.close(), receiver.close()]);
-    await database.drop();
-  });
+  const { database, site, receiver } = await setUp(t);
   for (let i = 0; i < TOTAL; i++) site.html(`/t/${i}`, `<p>page ${i}</p>`);
   receiver.setDelay(20);
   const env = {
@@ -68,12 +75,7 @@ test('two nodes on one PostgreSQL run each webhook scrape once and settle it onc
       .execute();
     assert.equal(settles.length, TOTAL);
     assert.deepEqual(new Set(settles.map((r) => r.request_id)), new Set(ids));
-    const balance = await store.db
-      .selectFrom('accounts')
-      .select('credits')
-      .where('id', '=', account.id)
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(balance.credits), 1000 - TOTAL);
+    assert.equal((await getAccount(store.db, account.id))?.credits, 1000 - TOTAL);
   } finally {
     await store.close();
   }
@@ -82,12 +84,7 @@ test('two nodes on one PostgreSQL run each webhook scrape once and settle it onc
 test('when one of two nodes is killed mid-delivery, the other takes its jobs after the lease', {
   skip: pgSkipReason,
 }, async (t) => {
-  const database = await createTestDatabase();
-  const [site, receiver] = await Promise.all([startFixtureSite(), startWebhookReceiver()]);
-  t.after(async () => {
-    await Promise.all([site.close(), receiver.close()]);
-    await database.drop();
-  });
+  const { database, site, receiver } = await setUp(t);
   receiver.setDelay(300);
   const env = {
     DATABASE_URL: database.url,
