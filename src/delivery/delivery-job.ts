@@ -1,8 +1,9 @@
 /**
  * The `webhook-delivery` job: one signed POST per claim (contract 22–23). The request
- * record's webhook state follows every attempt; when the delivery ends (delivered or failed)
- * the state and the removal of the stored bytes commit together, so a job re-claimed after
- * that (its holder died before marking it done) finds no bytes and just ends.
+ * record's webhook state follows every attempt, written in the same commit as the job's
+ * retry or end and only while this worker holds the job's lease. When the delivery ends
+ * (delivered or failed) the stored bytes go in that commit too, so a job re-claimed after
+ * that finds no bytes and just ends.
  */
 import type { Kysely } from 'kysely';
 import type { JobHandler, JobOutcome } from '../store/jobs/job-worker.js';
@@ -65,17 +66,37 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
   const backoffMs = deps.backoffMs ?? 30_000;
   const userAgent = deps.userAgent ?? 'pagegrab-webhook/1';
 
-  /** The delivery's end: its state, the bytes' removal and the job's end in one commit. */
+  /**
+   * The delivery's end: the job's end, its state and the bytes' removal in one commit. Only
+   * the lease holder writes: a worker whose lease ran out (another took the job) leaves the
+   * state to the new holder, whose attempt would otherwise overwrite it or find no bytes.
+   */
   const end = async (job: ClaimedJob, state: WebhookState): Promise<JobOutcome> => {
     const payload = job.payload as DeliveryPayload;
     await db.transaction().execute(async (trx) => {
+      const jobs = deps.jobs.within(trx);
+      const held =
+        state.status === 'delivered'
+          ? await jobs.complete(job.id, job.lockedBy)
+          : await jobs.fail(job.id, job.lockedBy, state.lastError ?? 'failed');
+      if (!held) return;
       await setWebhookState(trx, payload.requestId, state);
       await deleteResult(trx, payload.requestId);
-      const jobs = deps.jobs.within(trx);
-      if (state.status === 'delivered') await jobs.complete(job.id, job.lockedBy);
-      else await jobs.fail(job.id, job.lockedBy, state.lastError ?? 'failed');
     });
     deps.onAttempt?.(state.status === 'delivered' ? 'delivered' : 'failed');
+    return { type: 'ended' };
+  };
+
+  /** Another attempt later: the job's retry and the pending state commit together. */
+  const retry = async (job: ClaimedJob, state: WebhookState): Promise<JobOutcome> => {
+    const payload = job.payload as DeliveryPayload;
+    const error = state.lastError ?? 'retry';
+    const runAt = Date.now() + retryDelayMs(job.attempts, backoffMs);
+    await db.transaction().execute(async (trx) => {
+      if (!(await deps.jobs.within(trx).retry(job.id, job.lockedBy, runAt, error))) return;
+      await setWebhookState(trx, payload.requestId, state);
+    });
+    deps.onAttempt?.('retry');
     return { type: 'ended' };
   };
 
@@ -96,17 +117,13 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = deliveryHeaders(payload, stored, secret, timestamp, userAgent);
     const result = await post({ url: payload.webhookUrl, body: stored.body, headers }, signal);
-    if (signal.aborted) return { type: 'release' };
+    // A 2xx that came back before a shutdown still ends the delivery: releasing it would
+    // only make the receiver take the same body again after the restart.
     if (result.type === 'delivered') return end(job, state('delivered', job.attempts, null));
+    if (signal.aborted) return { type: 'release' };
     if (result.type === 'failed' || job.attempts >= job.maxAttempts) {
       return end(job, state('failed', job.attempts, result.error));
     }
-    await setWebhookState(db, payload.requestId, state('pending', job.attempts, result.error));
-    deps.onAttempt?.('retry');
-    return {
-      type: 'retry',
-      runAt: Date.now() + retryDelayMs(job.attempts, backoffMs),
-      error: result.error,
-    };
+    return retry(job, state('pending', job.attempts, result.error));
   };
 }
