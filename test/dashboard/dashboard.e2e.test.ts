@@ -5,8 +5,9 @@
  * Screenshots of the main views land in test-output/dashboard/ for a human to look at.
  */
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import {
   type Browser,
@@ -20,6 +21,7 @@ import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process
 import { DEFAULT_CHROMIUM_PATH } from '../../src/scrape/engines/browser/options.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService } from '../helpers/service.js';
+import { lowContrastTexts, tabWalk, unlabelledControls } from './page-checks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = `${ROOT}test-output/dashboard/`;
@@ -54,6 +56,8 @@ describe('dashboard', () => {
 
   before(async () => {
     await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
+    // Old shots would pass for new ones when a test stops before its screenshot.
+    await rm(SHOTS, { recursive: true, force: true });
     await mkdir(SHOTS, { recursive: true });
     site = await startFixtureSite();
     site.html('/form', FORM_PAGE);
@@ -213,7 +217,54 @@ describe('dashboard', () => {
     for (const output of ['html', 'markdown', 'screenshot'])
       assert.match(table, new RegExp(output));
     assert.equal(await rows.first().getAttribute('data-status'), 'success');
+    assert.deepEqual(await lowContrastTexts(page), []);
+    // The checker itself: grey #999 text on the white history panel is under 4.5:1.
+    await page.evaluate(() => {
+      const probe = document.createElement('td');
+      probe.id = 'contrast-probe';
+      probe.style.color = '#999';
+      probe.textContent = 'faint';
+      document.querySelector('[data-testid="history-row"]')?.append(probe);
+    });
+    assert.match((await lowContrastTexts(page)).join('\n'), /"faint" 2\.\d\d/);
+    await page.evaluate(() => document.getElementById('contrast-probe')?.remove());
     await shot('07-history');
+  });
+
+  test('a webhook run shows the confirmation, then the delivery state in the history', async () => {
+    let hooks = 0;
+    site.route('/hook', (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hooks++;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel(/^Webhook URL/).fill(site.url('/hook'));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('workflow-title').waitFor();
+    assert.match(await text(page.locator('details.config pre')), /"webhook_url": "http/);
+    await page.getByLabel('Output').selectOption('saved');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const notice = page.getByTestId('preview-webhook');
+    await notice.waitFor({ timeout: 60_000 });
+    assert.match(await text(notice), /Webhook sent successfully/);
+    const webhookCell = page.getByTestId('history-row').first().getByTestId('history-webhook');
+    for (let i = 0; !/^delivered/.test(await text(webhookCell)); i++) {
+      assert.ok(i < 100, `webhook state stuck at: ${await text(webhookCell)}`);
+      await sleep(200);
+      await page.getByRole('button', { name: 'Refresh' }).click();
+    }
+    assert.match(await text(webhookCell), /delivered \(1 attempt\)/);
+    assert.ok(hooks >= 1);
+    await shot('08-webhook-history');
+    // An emptied field leaves the config (the edit sends it as null in the merge patch).
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel(/^Webhook URL/).fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('workflow-title').waitFor();
+    assert.doesNotMatch(await text(page.locator('details.config pre')), /webhook_url/);
   });
 
   test('archiving moves the workflow to the archived tab, unarchiving moves it back', async () => {
@@ -223,7 +274,7 @@ describe('dashboard', () => {
     const archivedTab = page.getByRole('tab', { name: /Archived/ });
     assert.equal(await archivedTab.getAttribute('aria-selected'), 'true');
     await page.getByTestId('panel-archived').getByText('Search fixture').waitFor();
-    await shot('08-archived-tab');
+    await shot('09-archived-tab');
     // Keyboard: arrow left from the archived tab selects the active one.
     await archivedTab.focus();
     await page.keyboard.press('ArrowLeft');
@@ -238,7 +289,7 @@ describe('dashboard', () => {
     await row.waitFor();
     assert.equal(await row.count(), 1);
     assert.notEqual(await text(row.getByTestId('workflow-credits')), '0');
-    await shot('09-active-list');
+    await shot('10-active-list');
   });
 
   test('the playground shows the curl command with the key as a variable, and runs', async () => {
@@ -254,7 +305,7 @@ describe('dashboard', () => {
     assert.match(curl, /--data-urlencode 'markdown=true'/);
     await page.getByRole('button', { name: 'Send request' }).click();
     await page.getByTestId('preview-markdown').waitFor({ timeout: 60_000 });
-    await shot('10-playground');
+    await shot('11-playground');
   });
 
   test('at 375 px wide nothing overflows sideways', async () => {
@@ -272,17 +323,105 @@ describe('dashboard', () => {
       const overflow = () =>
         m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok((await overflow()) <= 0, 'workflow list overflows');
-      await shot('11-mobile-list', m);
+      await shot('12-mobile-list', m);
       await m.getByTestId('workflow-row').first().getByRole('link').click();
       await m.getByTestId('history-table').waitFor();
       assert.ok((await overflow()) <= 0, 'workflow view overflows');
-      await shot('12-mobile-workflow', m);
+      // Records stack as label/value lines: the last column is on screen, not scrolled away.
+      const webhookCell = m.getByTestId('history-webhook').first();
+      const box = await webhookCell.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 375, `webhook cell at ${box?.x}`);
+      assert.match(
+        await webhookCell.evaluate((el) => getComputedStyle(el, '::before').content),
+        /Webhook/,
+      );
+      await shot('13-mobile-workflow', m);
       await m.getByRole('link', { name: 'Edit' }).click();
       await m.getByTestId('instruction-step').first().waitFor();
       assert.ok((await overflow()) <= 0, 'edit form overflows');
-      await shot('13-mobile-edit', m);
+      await shot('14-mobile-edit', m);
+      await m.getByRole('link', { name: 'Playground' }).click();
+      await m.getByLabel('Target URL').fill(site.url('/page'));
+      await m.getByRole('button', { name: 'Send request' }).click();
+      await m.getByTestId('preview-html').waitFor({ timeout: 60_000 });
+      assert.ok((await overflow()) <= 0, 'playground overflows');
+      // The result is brought into view below the long form.
+      const top = await m
+        .getByTestId('result-preview')
+        .evaluate((el) => el.getBoundingClientRect().top);
+      assert.ok(top >= 0 && top < 740, `result at ${top}px`);
+      await shot('15-mobile-playground', m);
     } finally {
       await mobile.close();
+    }
+  });
+
+  test('keyboard alone: controls are labelled, Tab reaches each one, Enter and Space act', async () => {
+    await page.getByRole('link', { name: 'Workflows', exact: true }).click();
+    await page.getByRole('link', { name: 'New workflow' }).focus();
+    await page.keyboard.press('Enter');
+    const name = page.getByLabel('Name', { exact: true });
+    await name.waitFor();
+    await page.getByRole('button', { name: 'Add fill' }).focus();
+    await page.keyboard.press('Space');
+    assert.equal(await page.getByTestId('instruction-step').count(), 1);
+    assert.deepEqual(await unlabelledControls(page), []);
+    const walk = await tabWalk(page);
+    assert.deepEqual(walk.missed, []);
+    assert.ok(walk.reached > 30, `only ${walk.reached} stops`);
+    await page.getByRole('button', { name: 'Remove step 1' }).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByTestId('instruction-step').count(), 0);
+    await name.focus();
+    await page.keyboard.type('Keyboard workflow');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(site.url('/page'));
+    await page.keyboard.press('Enter'); // implicit submission from a text field
+    await page.getByTestId('workflow-title').getByText('Keyboard workflow').waitFor();
+  });
+
+  test('the active list is newest first with name, URL, render, last run and credits', async () => {
+    await page.getByRole('link', { name: /Active workflows/ }).click();
+    const rows = page.getByTestId('panel-active').getByTestId('workflow-row');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="workflow-row"]').length === 2,
+    );
+    const first = await text(rows.nth(0));
+    const second = await text(rows.nth(1));
+    assert.match(first, /^Keyboard workflow/);
+    assert.match(first, /\/page/);
+    assert.match(first, /Render\s*no/);
+    assert.match(first, /Last run\s*never/);
+    assert.match(first, /Credits spent\s*0$/);
+    assert.match(second, /^Search fixture/);
+    assert.match(second, /Render\s*yes/);
+    assert.doesNotMatch(second, /never/);
+    await shot('16-two-workflows');
+  });
+
+  test('the dark colour scheme keeps text readable', async () => {
+    const dark = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'dark',
+    });
+    dark.on('request', (r) => requested.push(r.url()));
+    const d = await dark.newPage();
+    try {
+      await d.goto(`${service.baseUrl}/`);
+      await d.getByLabel('API key').fill(service.apiKey);
+      await d.getByRole('button', { name: 'Sign in' }).click();
+      await d.getByRole('link', { name: 'Search fixture' }).click();
+      await d.getByTestId('history-table').waitFor();
+      const bg = await d.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      assert.notEqual(bg, 'rgb(246, 247, 249)', 'the dark palette applies');
+      assert.deepEqual(await lowContrastTexts(d), []);
+      await shot('17-dark-workflow', d);
+      await d.getByRole('link', { name: 'Edit' }).click();
+      await d.getByTestId('instruction-step').first().waitFor();
+      assert.deepEqual(await lowContrastTexts(d), []);
+      await shot('18-dark-edit', d);
+    } finally {
+      await dark.close();
     }
   });
 

@@ -99,10 +99,14 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
         {check('block_chat_widgets', 'Block chat widgets')}
         <div class="field">
           <label for={`${p}-block_resources`}>Block resource types (needs render)</label>
+          <p id={`${p}-block_resources-hint`} class="muted small hint">
+            Ctrl-click (⌘-click) or Shift+arrows to choose several; none selected blocks nothing.
+          </p>
           <select
             id={`${p}-block_resources`}
+            aria-describedby={`${p}-block_resources-hint`}
             multiple
-            size={6}
+            size={RESOURCE_TYPES.length}
             onChange={(e) =>
               onChange({
                 block_resources: Array.from(

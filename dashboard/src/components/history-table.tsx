@@ -7,6 +7,18 @@ function webhookText(r: RequestRecord): string {
   return `${status} (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'})${lastError ? `: ${lastError}` : ''}`;
 }
 
+/** Header texts; each cell repeats its own as data-label for the stacked narrow layout. */
+const COLUMNS = [
+  'Time',
+  'Status',
+  'Target status',
+  'Output',
+  'Credits',
+  'Duration',
+  'Error',
+  'Webhook',
+] as const;
+
 /** A workflow's request records, newest first, as the API answers them. */
 export function HistoryTable({ records }: { records: RequestRecord[] }) {
   if (records.length === 0) return <p class="muted">No runs yet.</p>;
@@ -15,30 +27,35 @@ export function HistoryTable({ records }: { records: RequestRecord[] }) {
       <table class="history" data-testid="history-table">
         <thead>
           <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Status</th>
-            <th scope="col">Target</th>
-            <th scope="col">Output</th>
-            <th scope="col">Credits</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Error</th>
-            <th scope="col">Webhook</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {records.map((r) => (
             <tr key={r.id} data-testid="history-row" data-status={r.status}>
-              <td class="nowrap">{formatTime(r.createdAt)}</td>
-              <td>
+              <td data-label={COLUMNS[0]} class="nowrap">
+                {formatTime(r.createdAt)}
+              </td>
+              <td data-label={COLUMNS[1]}>
                 <span class={`badge ${r.status === 'success' ? 'ok' : 'bad'}`}>{r.status}</span>{' '}
                 {r.statusCode}
               </td>
-              <td>{r.targetStatus ?? '–'}</td>
-              <td>{r.outputType}</td>
-              <td>{r.creditsSpent}</td>
-              <td class="nowrap">{formatMs(r.durationMs)}</td>
-              <td class="break">{r.error ?? '–'}</td>
-              <td class="break">{webhookText(r)}</td>
+              <td data-label={COLUMNS[2]}>{r.targetStatus ?? '–'}</td>
+              <td data-label={COLUMNS[3]}>{r.outputType}</td>
+              <td data-label={COLUMNS[4]}>{r.creditsSpent}</td>
+              <td data-label={COLUMNS[5]} class="nowrap">
+                {formatMs(r.durationMs)}
+              </td>
+              <td data-label={COLUMNS[6]} class="break">
+                {r.error ?? '–'}
+              </td>
+              <td data-label={COLUMNS[7]} class="break" data-testid="history-webhook">
+                {webhookText(r)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, errorText } from '../api/client.js';
 import type { ScrapeOutcome } from '../api/types.js';
 import { type ConfigForm, emptyForm, formToConfig } from '../lib/config-form.js';
@@ -18,6 +18,15 @@ export function Playground({ client, onRan }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
+  const resultRef = useRef<HTMLDivElement>(null);
+
+  // The result lands below a long form, out of sight of the Send button: bring it into view
+  // and move focus there so keyboard and screen-reader users arrive at it too.
+  useEffect(() => {
+    if (!outcome) return;
+    resultRef.current?.focus({ preventScroll: true });
+    resultRef.current?.scrollIntoView({ block: 'start' });
+  }, [outcome]);
 
   const query = useMemo(() => {
     const { render, url, ...rest } = formToConfig(form);
@@ -55,7 +64,12 @@ export function Playground({ client, onRan }: Props) {
     <section aria-labelledby="pg-title">
       <h1 id="pg-title">Playground</h1>
       <p class="muted">A one-off request to /api/scraper. Nothing is saved.</p>
-      <form class="config-form" onSubmit={submit} data-testid="playground-form" noValidate>
+      <form
+        class="config-form playground"
+        onSubmit={submit}
+        data-testid="playground-form"
+        noValidate
+      >
         <div class="form-body">
           <ConfigFields
             form={form}
@@ -85,7 +99,9 @@ export function Playground({ client, onRan }: Props) {
           </div>
         </aside>
       </form>
-      {outcome && <ResultPreview outcome={outcome} />}
+      <div ref={resultRef} tabIndex={-1} class="result-anchor">
+        {outcome && <ResultPreview outcome={outcome} />}
+      </div>
     </section>
   );
 }

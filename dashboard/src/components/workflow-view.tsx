@@ -111,7 +111,7 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
           }}
         />
       )}
-      <div class="row spread">
+      <div class="row spread section-head">
         <h2>History</h2>
         <button type="button" onClick={() => void loadHistory()}>
           Refresh
