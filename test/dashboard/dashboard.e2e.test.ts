@@ -258,6 +258,19 @@ describe('dashboard', () => {
     }
     assert.match(await text(webhookCell), /delivered \(1 attempt\)/);
     assert.ok(hooks >= 1);
+    // The confirmation carries no charge; Refresh brings the charge to the figures.
+    assert.equal(await page.getByTestId('credits-used').count(), 0);
+    const charged = (await page.locator('td[data-label="Credits"]').allTextContents()).map(Number);
+    assert.equal(charged.length, 4);
+    const total = charged.reduce((a, b) => a + b, 0);
+    await page.waitForFunction(
+      (t) => document.querySelector('[data-testid="workflow-credits-spent"]')?.textContent === t,
+      String(total),
+    );
+    await page.waitForFunction(
+      (b) => document.querySelector('[data-testid="account-credits"]')?.textContent === b,
+      `${(10_000 - total).toLocaleString('en-US')} credits`,
+    );
     await shot('08-webhook-history');
     // An emptied field leaves the config (the edit sends it as null in the merge patch).
     await page.getByRole('link', { name: 'Edit' }).click();

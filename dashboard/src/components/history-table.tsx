@@ -41,8 +41,11 @@ export function HistoryTable({ records }: { records: RequestRecord[] }) {
                 {formatTime(r.createdAt)}
               </td>
               <td data-label={COLUMNS[1]}>
-                <span class={`badge ${r.status === 'success' ? 'ok' : 'bad'}`}>{r.status}</span>{' '}
-                {r.statusCode}
+                {/* One child: the stacked layout puts each child of a cell in its own column. */}
+                <span>
+                  <span class={`badge ${r.status === 'success' ? 'ok' : 'bad'}`}>{r.status}</span>{' '}
+                  {r.statusCode}
+                </span>
               </td>
               <td data-label={COLUMNS[2]}>{r.targetStatus ?? '–'}</td>
               <td data-label={COLUMNS[3]}>{r.outputType}</td>

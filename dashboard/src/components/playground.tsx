@@ -79,7 +79,7 @@ export function Playground({ client, onRan }: Props) {
         </div>
         <aside class="form-side">
           <div class="sticky">
-            <div class="row spread">
+            <div class="row spread section-head">
               <h2 id="curl-title">curl</h2>
               <button type="button" onClick={copy}>
                 {copied ? 'Copied' : 'Copy'}

@@ -22,14 +22,19 @@ export function ResultPreview({ outcome }: { outcome: ScrapeOutcome }) {
       data-kind={outcome.kind}
     >
       <dl class="meta-line">
-        <div>
-          <dt>Credits used</dt>
-          <dd data-testid="credits-used">{meta.creditsUsed ?? '–'}</dd>
-        </div>
-        <div>
-          <dt>Target status</dt>
-          <dd data-testid="target-status">{meta.targetStatus ?? '–'}</dd>
-        </div>
+        {/* A webhook run answers before the scrape: its charge and status are in the history. */}
+        {outcome.kind !== 'webhook' && (
+          <>
+            <div>
+              <dt>Credits used</dt>
+              <dd data-testid="credits-used">{meta.creditsUsed ?? '–'}</dd>
+            </div>
+            <div>
+              <dt>Target status</dt>
+              <dd data-testid="target-status">{meta.targetStatus ?? '–'}</dd>
+            </div>
+          </>
+        )}
         <div>
           <dt>Time</dt>
           <dd>{formatMs(meta.durationMs)}</dd>
@@ -59,7 +64,8 @@ function Body({ outcome }: { outcome: ScrapeOutcome }) {
         <p class="notice" data-testid="preview-webhook">
           {outcome.message}
           {outcome.requestId && <> (request {outcome.requestId})</>}. The result goes to the
-          webhook.
+          webhook; the credits it used, the target status and the delivery state appear in the
+          history once the scrape has run.
         </p>
       );
   }

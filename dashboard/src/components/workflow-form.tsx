@@ -80,7 +80,7 @@ export function WorkflowForm({ client, workflow, onSaved }: Props) {
                 {error}
               </p>
             )}
-            <div class="row wrap">
+            <div class="row wrap actions">
               <button type="submit" class="primary" disabled={busy}>
                 {busy ? 'Saving…' : editing ? 'Save changes' : 'Create workflow'}
               </button>

@@ -11,6 +11,7 @@ interface Props {
   client: ApiClient;
   workflow: Workflow;
   onChange: (w: Workflow) => void;
+  /** After a run or a refresh: reload the balance and the workflow's own figures. */
   onRan: () => void;
 }
 
@@ -113,7 +114,15 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
       )}
       <div class="row spread section-head">
         <h2>History</h2>
-        <button type="button" onClick={() => void loadHistory()}>
+        {/* Webhook runs finish after their answer: their credits reach the workflow's
+            figures and the balance only later, so Refresh brings those along too. */}
+        <button
+          type="button"
+          onClick={() => {
+            onRan();
+            void loadHistory();
+          }}
+        >
           Refresh
         </button>
       </div>
