@@ -5,9 +5,41 @@ import {
   configPatch,
   configToForm,
   emptyForm,
+  FORM_FIELDS,
   formToConfig,
   newStep,
 } from '../../dashboard/src/lib/config-form.js';
+import { QUERY_ONLY_PARAMETERS, SCRAPER_PARAMETERS } from '../../src/scrape/params/param-names.js';
+
+test('the form owns every parameter a workflow config accepts (contract 25)', () => {
+  const configParams = SCRAPER_PARAMETERS.filter(
+    (p) => !(QUERY_ONLY_PARAMETERS as readonly string[]).includes(p),
+  );
+  assert.deepEqual([...FORM_FIELDS].sort(), [...configParams].sort());
+});
+
+test('a config with every field set round-trips through the form', () => {
+  const saved: WorkflowConfig = {
+    url: 'https://e.com/',
+    render: true,
+    window_width: 1024,
+    window_height: 700,
+    screenshot: true,
+    screenshot_full_page: true,
+    markdown: true,
+    block_resources: 'stylesheet, other',
+    block_ads: true,
+    block_cookie_banners: true,
+    block_chat_widgets: true,
+    webhook_url: 'https://hooks.example.com/x',
+    proxy_type: 'mobile',
+    proxy_country: 'fr',
+    timeout: 5000,
+    instructions: [{ click: '#a' }, { delay: 5 }],
+  };
+  assert.equal(Object.keys(saved).length, FORM_FIELDS.length);
+  assert.deepEqual(formToConfig(configToForm(saved)), saved);
+});
 
 test('a form becomes a config without defaults or empty inputs', () => {
   const form = {

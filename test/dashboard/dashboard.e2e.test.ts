@@ -17,6 +17,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { build } from 'vite';
+import { FORM_FIELDS } from '../../dashboard/src/lib/config-form.js';
 import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
 import { DEFAULT_CHROMIUM_PATH } from '../../src/scrape/engines/browser/options.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
@@ -53,6 +54,8 @@ describe('dashboard', () => {
   let page: Page;
   /** Every URL the dashboard asked for: all must be the service's own. */
   const requested: string[] = [];
+  /** API calls the main page made without the X-API-Key header. */
+  const keyless: string[] = [];
 
   before(async () => {
     await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
@@ -67,7 +70,11 @@ describe('dashboard', () => {
       args: [...CHROMIUM_ARGS],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.on('request', (r) => requested.push(r.url()));
+    context.on('request', (r) => {
+      requested.push(r.url());
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/') && !r.headers()['x-api-key']) keyless.push(r.url());
+    });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
   });
@@ -379,6 +386,20 @@ describe('dashboard', () => {
     await page.keyboard.press('Space');
     assert.equal(await page.getByTestId('instruction-step').count(), 1);
     assert.deepEqual(await unlabelledControls(page), []);
+    // A control for every config field, of the kind the issue names.
+    const kinds = await page.evaluate(
+      (fields) =>
+        fields.map((f) => {
+          const el = document.getElementById(`wf-${f}`) as HTMLInputElement | null;
+          return `${f}:${el ? (el.type ?? el.tagName) : 'missing'}`;
+        }),
+      FORM_FIELDS.filter((f) => f !== 'instructions'),
+    );
+    for (const f of ['render', 'screenshot', 'screenshot_full_page', 'markdown', 'block_ads'])
+      assert.ok(kinds.includes(`${f}:checkbox`), kinds.join(' '));
+    assert.ok(kinds.includes('block_resources:select-multiple'), kinds.join(' '));
+    assert.ok(kinds.includes('proxy_type:select-one'), kinds.join(' '));
+    assert.ok(!kinds.some((k) => k.endsWith(':missing')), kinds.join(' '));
     const walk = await tabWalk(page);
     assert.deepEqual(walk.missed, []);
     assert.ok(walk.reached > 30, `only ${walk.reached} stops`);
@@ -451,5 +472,11 @@ describe('dashboard', () => {
     );
     assert.deepEqual(foreign, []);
     assert.ok(requested.length > 10);
+    // The key travels in the header only: never in a URL, where logs and history keep it.
+    assert.deepEqual(keyless, []);
+    assert.deepEqual(
+      requested.filter((u) => /api_key=/i.test(u)),
+      [],
+    );
   });
 });
