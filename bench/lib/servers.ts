@@ -6,10 +6,11 @@
  * LOG_LEVEL=info, logs to /dev/null by the parent; run `npm run build` first),
  * `bare-account` (bare Fastify returning an /api/account-shaped JSON), `bare-account-logged`
  * (the same with Fastify's own pino request logging, two lines per request), `bare-fetch` (bare
- * node:http server fetching ?url= with undici and returning the body), `fixture` (the test
- * fixture site). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
+ * node:http server fetching ?url= with undici and returning the body), `bare-bytes FILE`
+ * (bare node:http server answering every request with that file's bytes as JSON), `fixture`
+ * (the test fixture site). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -85,6 +86,18 @@ if (kind === 'service') {
     } catch (error) {
       res.writeHead(502).end(String(error));
     }
+  });
+  server.listen(0, '127.0.0.1', () =>
+    ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+  );
+} else if (kind === 'bare-bytes') {
+  const body = readFileSync(dataDirArg as string);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.length,
+    });
+    res.end(body);
   });
   server.listen(0, '127.0.0.1', () =>
     ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),

@@ -1,5 +1,5 @@
 /** Accounts and their API keys. Keys exist here only as SHA-256 hashes. */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
@@ -15,7 +15,10 @@ export interface Account {
   createdAt: number;
 }
 
-function toAccount(row: AccountsTable): Account {
+/** An account row without the workflow list's change counter (list-cache.ts). */
+type AccountRow = Omit<Selectable<AccountsTable>, 'workflow_seq'>;
+
+function toAccount(row: AccountRow): Account {
   return {
     id: row.id,
     name: row.name,
@@ -38,7 +41,7 @@ export async function createAccount(
   input: NewAccount,
 ): Promise<{ account: Account; apiKey: string }> {
   const now = Date.now();
-  const row: AccountsTable = {
+  const row: AccountRow = {
     id: newId(),
     name: input.name,
     credits: input.credits,

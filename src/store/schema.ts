@@ -12,6 +12,8 @@ export interface AccountsTable {
   concurrency_limit: number;
   webhook_secret: string;
   created_at: number;
+  /** The last change number given to one of the account's workflows (list-cache.ts). */
+  workflow_seq: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -45,6 +47,8 @@ export interface WorkflowsTable {
   last_run_at: number | null;
   created_at: number;
   updated_at: number;
+  /** The account's change number of this row's last change (list-cache.ts). */
+  change_seq: Generated<number>;
 }
 
 export interface RequestsTable {

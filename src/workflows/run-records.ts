@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import { appError } from '../api/errors.js';
 import type { Database } from '../store/schema.js';
+import { nextChangeSeq } from './workflow-store.js';
 
 export interface WebhookState {
   url: string;
@@ -91,9 +92,11 @@ export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Pr
   if (!record.workflowId || record.status === 'pending') return;
   const counted = before && before.status !== 'pending' ? Number(before.credits) : 0;
   const delta = record.credits - counted;
+  const changeSeq = await nextChangeSeq(db, record.accountId);
   await db
     .updateTable('workflows')
     .set((eb) => ({
+      change_seq: changeSeq,
       last_run_at: eb
         .case()
         .when(eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<', record.createdAt)]))

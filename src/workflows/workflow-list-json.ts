@@ -32,32 +32,34 @@ const rowJsonSqlite: RawBuilder<string> = sql<string>`'{"id":' || json_quote(id)
 
 type WorkflowSelect = SelectQueryBuilder<Database, 'workflows', object>;
 
-/** One row's JSON text and its change stamp (list-row-reuse.ts). */
+/** One row's JSON text with what places it in the lists (list-cache.ts). */
 export interface JsonRow {
   id: string;
-  stamp: string;
+  createdAt: number;
+  archived: boolean;
   json: string;
-}
-
-/** A row's fields that every change moves forward (see list-cache.ts). */
-export function stampOf(row: {
-  updated_at: number;
-  credits_spent: number;
-  last_run_at: number | null;
-}): string {
-  return `${row.updated_at}:${row.credits_spent}:${row.last_run_at}`;
 }
 
 /** The JSON text of each row the query selects, in its order. */
 export async function selectJsonRows(store: Store, query: WorkflowSelect): Promise<JsonRow[]> {
   if (store.dialect === 'sqlite') {
     const rows = await query
-      .select(['id', 'updated_at', 'credits_spent', 'last_run_at', rowJsonSqlite.as('json')])
+      .select(['id', 'created_at', 'archived', rowJsonSqlite.as('json')])
       .execute();
-    return rows.map((row) => ({ id: row.id, stamp: stampOf(row), json: row.json }));
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: Number(row.created_at),
+      archived: Boolean(row.archived),
+      json: row.json,
+    }));
   }
   const rows = await query.selectAll().execute();
-  return rows.map((row) => ({ id: row.id, stamp: stampOf(row), json: workflowJsonText(row) }));
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: Number(row.created_at),
+    archived: Boolean(row.archived),
+    json: workflowJsonText(row),
+  }));
 }
 
 export async function listWorkflowsJson(

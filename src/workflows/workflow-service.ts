@@ -8,8 +8,7 @@ import { appError } from '../api/errors.js';
 import { normalizeWorkflowConfig } from '../scrape/params/index.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import { accountVersion, WorkflowListCache } from './list-cache.js';
-import { listWorkflowsJsonReusing, RowTextCache } from './list-row-reuse.js';
+import { WorkflowListCache } from './list-cache.js';
 import { applyMergePatch } from './merge-patch.js';
 import {
   bodyObject,
@@ -33,6 +32,7 @@ import {
   insertWorkflow,
   type ListFilter,
   listRecords,
+  nextChangeSeq,
   setArchived,
   updateWorkflow,
   type WorkflowRow,
@@ -41,17 +41,13 @@ import {
 export interface WorkflowServiceOptions {
   /** Epoch ms. Default Date.now. */
   now?: () => number;
-  /**
-   * Bytes of unpaged list texts, and again of row texts, kept per node (list-cache.ts,
-   * list-row-reuse.ts). Default 64 MiB each; 0 turns both off.
-   */
+  /** Bytes of unpaged lists kept per node (list-cache.ts). Default 64 MiB; 0 turns it off. */
   listCacheBytes?: number;
 }
 
 export class WorkflowService {
   private readonly now: () => number;
   private readonly listCache: WorkflowListCache;
-  private readonly rowCache: RowTextCache;
 
   constructor(
     private readonly store: Store,
@@ -59,44 +55,24 @@ export class WorkflowService {
   ) {
     this.now = options.now ?? Date.now;
     const budget = options.listCacheBytes === undefined ? {} : { maxBytes: options.listCacheBytes };
-    this.listCache = new WorkflowListCache(budget);
-    this.rowCache = new RowTextCache(budget);
+    this.listCache = new WorkflowListCache(store, budget);
   }
 
   /**
    * Newest first; complete unless the caller asked for a page (`limit`, `before`). Answers
-   * the JSON array as text (see workflow-list-json.ts).
+   * the JSON array's UTF-8 bytes (see workflow-list-json.ts and list-cache.ts).
    */
-  async listJson(accountId: string, query: ListQuery): Promise<string> {
-    const { db } = this.store;
-    const filter: ListFilter = query.archived === undefined ? {} : { archived: query.archived };
+  async listJson(accountId: string, query: ListQuery): Promise<Buffer> {
     if (query.limit === undefined && query.before === undefined)
-      return this.wholeList(accountId, filter);
+      return this.listCache.body(accountId, query.archived);
+    const filter: ListFilter = query.archived === undefined ? {} : { archived: query.archived };
     if (query.limit !== undefined) filter.limit = query.limit;
     if (query.before !== undefined) {
-      const row = await findOwnedWorkflow(db, accountId, query.before);
+      const row = await findOwnedWorkflow(this.store.db, accountId, query.before);
       if (!row) throw unknownCursor();
       filter.before = { createdAt: row.created_at, id: row.id };
     }
-    return listWorkflowsJson(this.store, accountId, filter);
-  }
-
-  private async wholeList(accountId: string, filter: ListFilter): Promise<string> {
-    if (!this.listCache.enabled) return this.buildList(accountId, filter);
-    const key = `${accountId}|${filter.archived ?? ''}`;
-    // Read before the list: a change committed in between makes the next version differ.
-    const version = await accountVersion(this.store, accountId);
-    const cached = version === null ? undefined : this.listCache.get(key, version);
-    if (cached !== undefined) return cached;
-    const text = await this.buildList(accountId, filter);
-    if (version !== null) this.listCache.set(key, version, text);
-    return text;
-  }
-
-  private buildList(accountId: string, filter: ListFilter): Promise<string> {
-    return this.rowCache.enabled
-      ? listWorkflowsJsonReusing(this.store, accountId, filter, this.rowCache)
-      : listWorkflowsJson(this.store, accountId, filter);
+    return Buffer.from(await listWorkflowsJson(this.store, accountId, filter));
   }
 
   /** Contract 27: name first (`Name is required!`), then config. */
@@ -116,7 +92,9 @@ export class WorkflowService {
       created_at: now,
       updated_at: now,
     };
-    await insertWorkflow(this.store.db, row);
+    await this.store.db
+      .transaction()
+      .execute(async (trx) => insertWorkflow(trx, row, await nextChangeSeq(trx, accountId)));
     return toWorkflowJson(row);
   }
 
@@ -176,12 +154,14 @@ export class WorkflowService {
   ): Promise<WorkflowJson> {
     const { db, dialect } = this.store;
     return db.transaction().execute(async (trx) => {
+      // First: a refusal below rolls it back with everything else.
+      const changeSeq = await nextChangeSeq(trx, accountId);
       const row = await findOwnedWorkflow(trx, accountId, id, dialect);
       if (!row) throw appError('WORKFLOW_NOT_FOUND');
       if (row.archived) throw appError('WORKFLOW_ARCHIVED');
-      // Strictly later, even within one millisecond: the list cache's version relies on it.
+      // Strictly later, even within one millisecond, so updatedAt orders the changes.
       const set = { ...compute(row), updated_at: Math.max(this.now(), row.updated_at + 1) };
-      await updateWorkflow(trx, row.id, set);
+      await updateWorkflow(trx, row.id, set, changeSeq);
       return toWorkflowJson({ ...row, ...set });
     });
   }
@@ -191,8 +171,12 @@ export class WorkflowService {
     id: string,
     archived: boolean,
   ): Promise<WorkflowJson> {
-    const row = await setArchived(this.store.db, accountId, id, archived, this.now());
-    if (!row) throw appError('WORKFLOW_NOT_FOUND');
+    const row = await this.store.db.transaction().execute(async (trx) => {
+      const changeSeq = await nextChangeSeq(trx, accountId);
+      const found = await setArchived(trx, accountId, id, archived, this.now(), changeSeq);
+      if (!found) throw appError('WORKFLOW_NOT_FOUND'); // rolls the number back too
+      return found;
+    });
     return toWorkflowJson(row);
   }
 }

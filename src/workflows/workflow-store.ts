@@ -6,9 +6,11 @@
  */
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { Dialect } from '../store/db.js';
+import { preparedQuery } from '../store/prepared-query.js';
 import type { Database, RequestsTable, WorkflowsTable } from '../store/schema.js';
 
-export type WorkflowRow = Selectable<WorkflowsTable>;
+/** A workflow as the API sees it (its change number is the list cache's business). */
+export type WorkflowRow = Omit<Selectable<WorkflowsTable>, 'change_seq'>;
 export type RecordRow = Selectable<RequestsTable>;
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -31,8 +33,33 @@ function olderThan(before: Position) {
     eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before.createdAt, before.id));
 }
 
-export async function insertWorkflow(db: Db, row: WorkflowRow): Promise<void> {
-  await db.insertInto('workflows').values(row).execute();
+const bumpChangeSeq = preparedQuery((db, accountId: string) =>
+  db
+    .updateTable('accounts')
+    .set((eb) => ({ workflow_seq: eb('workflow_seq', '+', 1) }))
+    .where('id', '=', accountId)
+    .returning('workflow_seq'),
+);
+
+/**
+ * The next change number of the account's workflows, for the row the same transaction
+ * changes (list-cache.ts). Call it before touching any workflow row: on PostgreSQL the
+ * account row's lock then orders these transactions, so numbers commit in order, and every
+ * transaction takes the account before the workflow (as a run's settlement does), which
+ * cannot deadlock.
+ */
+export async function nextChangeSeq(db: Db, accountId: string): Promise<number> {
+  const { rows } = await db.executeQuery(bumpChangeSeq(db, accountId));
+  const row = rows[0];
+  if (!row) throw new Error(`no account ${accountId}`);
+  return Number(row.workflow_seq);
+}
+
+export async function insertWorkflow(db: Db, row: WorkflowRow, changeSeq: number): Promise<void> {
+  await db
+    .insertInto('workflows')
+    .values({ ...row, change_seq: changeSeq })
+    .execute();
 }
 
 /**
@@ -76,23 +103,33 @@ export async function updateWorkflow(
   db: Db,
   id: string,
   set: Partial<Pick<WorkflowRow, 'name' | 'config' | 'archived' | 'updated_at'>>,
+  changeSeq: number,
 ): Promise<void> {
-  await db.updateTable('workflows').set(set).where('id', '=', id).execute();
+  await db
+    .updateTable('workflows')
+    .set({ ...set, change_seq: changeSeq })
+    .where('id', '=', id)
+    .execute();
 }
 
-/** Sets `archived`; a repeat changes nothing (not even updatedAt), so it answers the same. */
+/**
+ * Sets `archived`; a repeat changes nothing (not even updatedAt), so it answers the same.
+ * `changeSeq` is the number the transaction took (nextChangeSeq) before.
+ */
 export async function setArchived(
   db: Db,
   accountId: string,
   id: string,
   archived: boolean,
   now: number,
+  changeSeq: number,
 ): Promise<WorkflowRow | undefined> {
   await db
     .updateTable('workflows')
-    // Strictly later, even within one millisecond: the list cache's version relies on it.
+    // Strictly later, even within one millisecond, so updatedAt orders the changes.
     .set((eb) => ({
       archived: archived ? 1 : 0,
+      change_seq: changeSeq,
       updated_at: eb
         .case()
         .when('updated_at', '<', now)

@@ -8,8 +8,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  type DatabaseConnection,
   DummyDriver,
   Kysely,
+  type QueryResult,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
@@ -19,13 +21,25 @@ import { type RunRecord, saveRunRecord } from '../../src/workflows/run-records.j
 import { setArchived } from '../../src/workflows/workflow-store.js';
 import { sampleRunRecord } from '../helpers/run-record.js';
 
+/** Answers the change-number bump (a write that returns a row) and nothing else. */
+class ChangeSeqDriver extends DummyDriver {
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    return {
+      executeQuery: async <R>(query: { sql: string }): Promise<QueryResult<R>> => ({
+        rows: (query.sql.includes('returning "workflow_seq"') ? [{ workflow_seq: 1 }] : []) as R[],
+      }),
+      streamQuery: async function* () {}, // no query here streams
+    };
+  }
+}
+
 function recordingDb(): { db: Kysely<Database>; texts: string[]; values: unknown[][] } {
   const texts: string[] = [];
   const values: unknown[][] = [];
   const db = new Kysely<Database>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new DummyDriver(),
+      createDriver: () => new ChangeSeqDriver(),
       createIntrospector: (k) => new SqliteIntrospector(k),
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
@@ -63,9 +77,9 @@ test('a workflow run record is written with the same SQL texts whatever its valu
 
 test('archiving is written with the same SQL text whatever the clock says', async () => {
   const first = recordingDb();
-  await setArchived(first.db, 'acc', 'wf', true, 1_000_000);
+  await setArchived(first.db, 'acc', 'wf', true, 1_000_000, 1);
   const second = recordingDb();
-  await setArchived(second.db, 'acc', 'wf', true, 2_000_123);
+  await setArchived(second.db, 'acc', 'wf', true, 2_000_123, 2);
   assert.ok(first.texts.length > 0);
   assert.deepEqual(second.texts, first.texts);
   assert.ok(second.values.some((v) => v.includes(2_000_123)));

@@ -41,10 +41,10 @@ export function registerWorkflowListRoute(app: AppInstance, service: WorkflowSer
     },
     async (request, reply) => {
       const query = parseListQuery(request.query as Record<string, unknown>);
-      const text = await service.listJson(accountOf(request).id, query);
-      // Already JSON text: Fastify sends a string with a JSON content type as it is (the
-      // 200 schema documents the array; its inferred body type does not cover text).
-      return reply.type('application/json; charset=utf-8').send(text as unknown as []);
+      const body = await service.listJson(accountOf(request).id, query);
+      // Already JSON bytes: Fastify sends a Buffer as it is (the 200 schema documents the
+      // array; its inferred body type does not cover bytes).
+      return reply.type('application/json; charset=utf-8').send(body as unknown as []);
     },
   );
 }

@@ -3,6 +3,7 @@ import type { Dialect } from '../db.js';
 import * as initial from './001-initial.js';
 import * as webhookResults from './003-webhook-results.js';
 import * as ledgerEnds from './004-ledger-ends.js';
+import * as workflowChangeSeq from './005-workflow-change-seq.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -10,6 +11,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '001-initial': { up: (db) => initial.up(db, dialect) },
     '003-webhook-results': { up: (db) => webhookResults.up(db, dialect) },
     '004-ledger-ends': { up: (db) => ledgerEnds.up(db) },
+    '005-workflow-change-seq': { up: (db) => workflowChangeSeq.up(db) },
   };
   return { getMigrations: async () => all };
 }
