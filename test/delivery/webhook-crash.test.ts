@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { getAccount } from '../../src/accounts/account-store.js';
+import { verifyWebhook } from '../../src/delivery/signature.js';
 import { openStore } from '../../src/store/db.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { createAccountWithCli, type ServeProcess, spawnServe } from './serve-process.js';
@@ -69,6 +70,11 @@ test('a service killed mid-delivery delivers every webhook after it restarts, ch
   await second.stop();
 
   assert.deepEqual([...delivered()].sort(), [...ids].sort());
+  // Signed with the secret exactly as `accounts create --json` printed it (contract 22).
+  for (const d of receiver.deliveries) {
+    const { 'x-webhook-timestamp': timestamp, 'x-webhook-signature': signature } = d.headers;
+    assert.ok(verifyWebhook(account.webhookSecret, String(timestamp), d.body, String(signature)));
+  }
   const duplicates = receiver.deliveries.length - TOTAL;
   t.diagnostic(
     `in flight at kill: ${inFlightAtKill}; delivered before: ${beforeRestart.size}; ` +

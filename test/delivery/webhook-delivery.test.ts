@@ -235,25 +235,44 @@ test('a receiver answering 400 is not retried and the record says failed', async
   });
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(receiver.deliveries.filter((d) => d.path === '/refuses').length, 1);
-  assert.equal((await recordOf(requestId)).status, 'success', 'the scrape itself succeeded');
+  const record = await recordOf(requestId);
+  assert.equal(record.status, 'success', 'the scrape itself succeeded');
+  assert.equal(Number(record.credits), 1, 'and is charged whatever the delivery did');
 });
 
-test('an unreachable receiver is retried 8 times, then the delivery is failed', async () => {
+test('an unreachable receiver is retried 8 times, then the delivery is failed; the scrape stays charged', async () => {
   const url = `http://127.0.0.1:${await closedPort()}/hook`;
+  const creditsBefore = (await recordOfAccount()).credits;
   const res = await fetch(scraperUrl({ url: site.url('/article'), webhook_url: url }));
   const { requestId } = (await res.json()) as { requestId: string };
+  const settled = async () =>
+    (
+      await service.running.store.db
+        .selectFrom('ledger')
+        .select('kind')
+        .where('request_id', '=', requestId)
+        .where('kind', 'in', ['settle', 'refund'])
+        .execute()
+    ).map((row) => row.kind);
   // 50 ms base: waits of ~50..3200 ms, about 6.4 s in all.
   const deadline = Date.now() + 20_000;
   let state: WebhookState;
+  let endsWhileRetrying: string[] | null = null;
   for (;;) {
     const row = await recordOf(requestId);
     state = JSON.parse(row.webhook ?? 'null') as WebhookState;
+    if (state.status === 'pending' && state.attempts >= 1) endsWhileRetrying ??= await settled();
     if (state.status !== 'pending' || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.equal(state.status, 'failed');
   assert.equal(state.attempts, 8);
   assert.match(String(state.lastError), /ECONNREFUSED/);
+  // Credits follow the scrape, not the delivery: settled before the first retry, kept after.
+  assert.deepEqual(endsWhileRetrying, ['settle']);
+  assert.deepEqual(await settled(), ['settle']);
+  assert.equal(Number((await recordOf(requestId)).credits), 1);
+  assert.equal((await recordOfAccount()).credits, creditsBefore - 1);
 });
 
 test('a workflow run delivers with X-Workflow-Id and its history shows the webhook state', async () => {
@@ -284,4 +303,23 @@ test('a workflow run delivers with X-Workflow-Id and its history shows the webho
     lastError: null,
   });
   assert.equal(records[0]?.id, requestId);
+
+  // A run whose receiver refuses: the history shows the failed delivery and why.
+  receiver.script('/workflow-refuses', [410]);
+  const refused = await fetch(
+    scraperUrl({ workflow_id: workflow.id, webhook_url: receiver.url('/workflow-refuses') }),
+  );
+  const second = ((await refused.json()) as { requestId: string }).requestId;
+  await finalState(second);
+  const laterHistory = await fetch(
+    `${service.baseUrl}/api/workflow/requests/${workflow.id}/?api_key=${service.apiKey}`,
+  );
+  const [latest] = (await laterHistory.json()) as Array<{ id: string; webhook: WebhookState }>;
+  assert.equal(latest?.id, second);
+  assert.deepEqual(latest?.webhook, {
+    url: receiver.url('/workflow-refuses'),
+    status: 'failed',
+    attempts: 1,
+    lastError: 'receiver answered HTTP 410',
+  });
 });
