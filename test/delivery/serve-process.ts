@@ -44,19 +44,27 @@ export interface ServeProcess {
   kill(): Promise<void>;
   /** SIGTERM: the service drains and exits. */
   stop(): Promise<void>;
+  /** Exit code (null while running) and the last of its output, for failure messages. */
+  describe(): string;
 }
+
+/** Output kept per process: enough for the error that ended it. */
+const OUTPUT_TAIL_CHARS = 8000;
 
 export async function spawnServe(env: Record<string, string>): Promise<ServeProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...cli, 'serve'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Both streams: the service logs (LOG_LEVEL) to stdout, Node reports crashes on stderr.
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
+  const keep = (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-OUTPUT_TAIL_CHARS);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
@@ -87,5 +95,7 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
       child.kill('SIGTERM');
       await exited;
     },
+    describe: () =>
+      `pid ${child.pid}, exit ${child.exitCode ?? child.signalCode}, output: ${stderr}`,
   };
 }

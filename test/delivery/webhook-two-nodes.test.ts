@@ -113,7 +113,9 @@ test('when one of two nodes is killed mid-delivery, the other takes its jobs aft
         });
         const res = await fetch(`${doomed.url}/api/scraper?${query}`).catch((error: Error) => {
           // undici says only "fetch failed"; the cause is what a failure report needs.
-          throw new Error(`enqueue ${i} failed: ${String(error.cause ?? error)}`);
+          throw new Error(
+            `enqueue ${i} failed: ${String(error.cause ?? error)} (node ${doomed.describe()})`,
+          );
         });
         ids.push(((await res.json()) as { requestId: string }).requestId);
       }
