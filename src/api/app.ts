@@ -3,7 +3,6 @@
  * (main.ts) builds the store, engines and queue and passes them in, so tests build isolated
  * apps with their own temp database.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import fastifyStatic from '@fastify/static';
@@ -14,6 +13,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
+import { newId } from '../store/ids.js';
 import { appError } from './errors.js';
 import { RequestLogController, redactPaths, serializeRequest } from './logging.js';
 import type { Metrics } from './metrics.js';
@@ -54,7 +54,9 @@ function createFastify(deps: AppDeps) {
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     logController: new RequestLogController(),
-    genReqId: () => randomUUID(),
+    // The scrape's request id (a UUIDv7, like every id here): the X-Request-Id a caller
+    // sees is the requestId of its webhook answer, delivery and run record.
+    genReqId: () => newId(),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -88,6 +90,15 @@ function createFastify(deps: AppDeps) {
 export type AppInstance = ReturnType<typeof createFastify> & {
   authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 };
+
+const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "img-src 'self' blob: data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const app = createFastify(deps) as AppInstance;
@@ -161,6 +172,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       prefix: '/',
       wildcard: false,
       index: ['index.html'],
+      // The browser itself holds the dashboard to its own origin: no script, style or
+      // request elsewhere, screenshots only as blob: URLs, never framed by another site.
+      setHeaders: (reply) => reply.header('Content-Security-Policy', DASHBOARD_CSP),
     });
   }
   return app;

@@ -60,8 +60,15 @@ function asAppError(error: unknown): AppError {
 export class ScrapeService {
   constructor(private readonly deps: ScrapeServiceDeps) {}
 
-  /** Validates and reserves; throws the caller's 4xx. Nothing is charged if this throws. */
-  async prepare(account: Account, query: Record<string, unknown>): Promise<PreparedScrape> {
+  /**
+   * Validates and reserves; throws the caller's 4xx. Nothing is charged if this throws.
+   * `requestId` names the scrape everywhere (the route passes its X-Request-Id).
+   */
+  async prepare(
+    account: Account,
+    query: Record<string, unknown>,
+    requestId: string = newId(),
+  ): Promise<PreparedScrape> {
     const { store, planner, pricing } = this.deps;
     const workflowId = workflowIdOf(query);
     const saved = workflowId
@@ -69,7 +76,7 @@ export class ScrapeService {
       : null;
     const options = parseScraperRequest(query, saved);
     const prepared: PreparedScrape = {
-      requestId: newId(),
+      requestId,
       accountId: account.id,
       concurrencyLimit: account.concurrencyLimit,
       workflowId,

@@ -80,12 +80,14 @@ async function seedRecords(workflowId: string, count: number): Promise<string[]>
 describe('GET /api/workflow/requests/{id}/', () => {
   test('a successful run leaves a record of exactly the contract fields', async () => {
     const wf = await create({ url: site.url('/a') });
-    assert.equal((await call('GET', `/api/scraper?workflow_id=${wf.id}`)).status, 200);
+    const run = await call('GET', `/api/scraper?workflow_id=${wf.id}`);
+    assert.equal(run.status, 200);
     const answer = await history(wf.id);
     assert.equal(answer.status, 200);
     assert.equal(answer.body.length, 1);
     const [record] = answer.body;
     assert.deepEqual(Object.keys(record ?? {}).sort(), RECORD_FIELDS);
+    assert.equal(record?.id, run.headers.get('x-request-id'), 'the record is the request');
     assert.match(record?.createdAt ?? '', ISO_MS);
     assert.equal(typeof record?.durationMs, 'number');
     assert.deepEqual(

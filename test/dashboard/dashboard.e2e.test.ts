@@ -56,6 +56,8 @@ describe('dashboard', () => {
   const requested: string[] = [];
   /** API calls the main page made without the X-API-Key header. */
   const keyless: string[] = [];
+  /** What the page's Content-Security-Policy refused: the dashboard must need nothing it forbids. */
+  const refused: string[] = [];
 
   before(async () => {
     await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
@@ -76,6 +78,9 @@ describe('dashboard', () => {
       if (path.startsWith('/api/') && !r.headers()['x-api-key']) keyless.push(r.url());
     });
     page = await context.newPage();
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
     page.setDefaultTimeout(20_000);
   });
 
@@ -465,7 +470,7 @@ describe('dashboard', () => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('pagegrab.apiKey')), null);
   });
 
-  test('the dashboard made no request to any other host', () => {
+  test('the dashboard made no request to any other host', async () => {
     const origin = new URL(service.baseUrl).origin;
     const foreign = requested.filter(
       (u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:'),
@@ -478,5 +483,15 @@ describe('dashboard', () => {
       requested.filter((u) => /api_key=/i.test(u)),
       [],
     );
+    // The browser enforces the same: the page and its assets carry a policy to their own
+    // origin, and nothing the dashboard did was refused by it.
+    for (const path of ['/', requested.find((u) => u.includes('/assets/')) ?? '/index.html']) {
+      const policy = (await fetch(new URL(path, service.baseUrl))).headers.get(
+        'content-security-policy',
+      );
+      assert.match(policy ?? '', /default-src 'self'/, path);
+      assert.match(policy ?? '', /frame-ancestors 'none'/, path);
+    }
+    assert.deepEqual(refused, []);
   });
 });

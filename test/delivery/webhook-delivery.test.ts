@@ -52,6 +52,8 @@ async function viaWebhook(params: Record<string, string>, path: string): Promise
   assert.equal(body.status, 'ok');
   assert.equal(body.message, 'Webhook sent successfully');
   assert.match(body.requestId, /^[0-9a-f-]{36}$/);
+  // One id for the scrape: the answer's header, its body, the delivery and the record.
+  assert.equal(res.headers.get('x-request-id'), body.requestId);
   return body.requestId;
 }
 

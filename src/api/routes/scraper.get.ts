@@ -55,7 +55,8 @@ export function scraperRoute(
       },
       async (request, reply) => {
         const account = accountOf(request);
-        const prepared = await service.prepare(account, request.query as Record<string, unknown>);
+        const query = request.query as Record<string, unknown>;
+        const prepared = await service.prepare(account, query, request.id);
         if (prepared.options.webhookUrl && webhooks) {
           await webhooks.enqueue(prepared);
           return reply.type('application/json; charset=utf-8').send({
