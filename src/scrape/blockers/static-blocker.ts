@@ -7,7 +7,7 @@
  * (by their source offsets): untouched markup stays byte for byte as fetched.
  */
 import type { FiltersEngine } from '@ghostery/adblocker';
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomHandler, DomUtils, Parser } from 'htmlparser2';
 import {
   type CompiledSelector,
   compileSelector,
@@ -226,9 +226,42 @@ function cutOut(html: string, doomed: Set<El>): string {
 }
 
 /**
+ * Chromium's HTML parser nests no deeper than this (deeper start tags become siblings).
+ * Here parsing (htmlparser2's open-element stack), selector matching and the cut all cost
+ * O(depth) per element, so a page of a few MB of unclosed `<div>`s would hold the event
+ * loop for minutes: such a page is not parsed past this depth.
+ */
+export const MAX_STATIC_DEPTH = 512;
+
+class TooDeep extends Error {}
+
+class DepthBoundHandler extends DomHandler {
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (this.tagStack.length > MAX_STATIC_DEPTH) throw new TooDeep();
+    super.onopentag(name, attribs);
+  }
+}
+
+/** htmlparser2's `parseDocument` with source offsets, or null past MAX_STATIC_DEPTH. */
+function parseBounded(html: string): DomHandler['root'] | null {
+  const handler = new DepthBoundHandler(undefined, {
+    withStartIndices: true,
+    withEndIndices: true,
+  });
+  try {
+    new Parser(handler).end(html);
+  } catch (error) {
+    if (error instanceof TooDeep) return null;
+    throw error;
+  }
+  return handler.root;
+}
+
+/**
  * Returns `html` without the elements the selection blocks: cosmetic hiding rules of the
  * selected lists for this page, sub-resources their network rules block, chat vendors' scripts
- * and containers. With nothing selected the input is returned as is.
+ * and containers. With nothing selected, or on a page nested deeper than any browser builds
+ * (MAX_STATIC_DEPTH), the input is returned as is.
  */
 export function stripBlocked(
   html: string,
@@ -237,7 +270,8 @@ export function stripBlocked(
   engines: FilterEngines,
 ): string {
   if (!which.ads && !which.cookieBanners && !which.chatWidgets) return html;
-  const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
+  const doc = parseBounded(html);
+  if (!doc) return html;
   const index = indexElements(doc);
   const doomed = new Set<El>();
   const tokens = domTokens(index);

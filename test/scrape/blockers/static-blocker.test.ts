@@ -5,7 +5,7 @@ import {
   type FilterEngines,
   loadFilterEngines,
 } from '../../../src/scrape/blockers/filter-engines.js';
-import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
+import { MAX_STATIC_DEPTH, stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { builtFilterDir } from './built-filters.js';
 
 const FIXTURE = readFileSync(new URL('./fixtures/blocked-page.html', import.meta.url), 'utf8');
@@ -72,6 +72,21 @@ describe('stripBlocked (render=false)', () => {
     assert.match(out, /<script src="\/static\/app\.js"><\/script>/);
     assert.match(out, /<link rel="stylesheet" href="\/static\/site\.css">/);
     assert.match(out, /^<!doctype html>/);
+  });
+
+  it('still cuts an ad 500 elements deep, and leaves a page nested deeper than any browser as is', () => {
+    const ad = '<div class="banner-ad">ad</div>';
+    const nested = (depth: number) =>
+      `<!doctype html><html><body>${'<div>'.repeat(depth)}${ad}<p>text</p></body></html>`;
+    const which = { ...NONE, ads: true };
+    const within = stripBlocked(nested(500), PAGE, which, engines);
+    assert.doesNotMatch(within, /banner-ad/);
+    assert.match(within, /<p>text<\/p>/);
+    // 200,000 unclosed <div>s: parsed whole, this held the event loop ~50 s in the parser
+    // alone (O(depth) per element); bounded at MAX_STATIC_DEPTH it is answered unchanged.
+    const deep = nested(200_000);
+    assert.ok(MAX_STATIC_DEPTH < 200_000);
+    assert.equal(stripBlocked(deep, PAGE, which, engines), deep);
   });
 
   // A guard against quadratic blow-ups, not a benchmark: the bound leaves room for a loaded CI.
