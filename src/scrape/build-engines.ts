@@ -88,8 +88,13 @@ export async function buildScrapeParts(
     store.dialect === 'postgres'
       ? createPostgresAccountSlots(store.db, nodeId)
       : createMemoryAccountSlots();
-  // Markdown off the event loop; workers start on first use.
-  const output = createOutputStage({ size: config.markdownWorkers, maxMs: config.markdownMaxMs });
+  // Markdown and render=false blocking off the event loop; workers start on first use and,
+  // when the filters loaded here, load them too while booting (not charged to a page's cap).
+  const output = createOutputStage({
+    size: config.markdownWorkers,
+    maxMs: config.markdownMaxMs,
+    ...(filters ? { filtersDir: config.filtersDir } : {}),
+  });
   return {
     engines: { fetch, browser, filters, output },
     planner: createPlanner(pools, guard),

@@ -1,10 +1,10 @@
 /**
- * runScrape(plan): engine → blockers → output (Markdown in a worker pool). Nothing here knows about HTTP, billing or
- * webhooks, so the route, workflow runs and webhook jobs share it.
+ * runScrape(plan): engine → blockers → output. Nothing here knows about HTTP, billing or
+ * webhooks, so the route, workflow runs and webhook jobs share it. The render=false static
+ * blocker and Markdown both run in the output stage's worker pool (one trip per page).
  */
 
-import type { FilterEngines } from './blockers/filter-engines.js';
-import { stripBlocked } from './blockers/static-blocker.js';
+import type { BlockSelection, FilterEngines } from './blockers/filter-engines.js';
 import type { BrowserEngine } from './engines/browser/index.js';
 import type { FetchEngine } from './engines/fetch-engine.js';
 import type { OutputStage } from './output/index.js';
@@ -15,35 +15,42 @@ export interface Engines {
   browser: BrowserEngine;
   /** Ad, cookie-notice and chat rules; null when the filter build is missing. */
   filters: FilterEngines | null;
-  /** Bytes for the caller; Markdown off the event loop. */
+  /** Bytes for the caller; static blocking and Markdown off the event loop. */
   output: OutputStage;
 }
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
 
-async function fetchWithStaticBlockers(plan: ScrapePlan, engines: Engines): Promise<PageSnapshot> {
-  const page = await engines.fetch.fetch(plan);
+interface Fetched {
+  snapshot: PageSnapshot;
+  /** What the output stage strips (render=false); absent: nothing. */
+  block?: BlockSelection;
+}
+
+/**
+ * Without filter engines (build missing) the page is returned unblocked, as the stage's
+ * workers would have no engines either.
+ */
+async function fetchWithStaticBlockers(plan: ScrapePlan, engines: Engines): Promise<Fetched> {
+  const snapshot = await engines.fetch.fetch(plan);
   const { blockAds, blockCookieBanners, blockChatWidgets } = plan.options;
   const wanted = blockAds || blockCookieBanners || blockChatWidgets;
-  if (!wanted || !engines.filters || !HTML_TYPES.test(page.contentType ?? 'text/html')) {
-    return page;
+  if (!wanted || !engines.filters || !HTML_TYPES.test(snapshot.contentType ?? 'text/html')) {
+    return { snapshot };
   }
-  const html = stripBlocked(
-    page.html,
-    page.finalUrl,
-    { ads: blockAds, cookieBanners: blockCookieBanners, chatWidgets: blockChatWidgets },
-    engines.filters,
-  );
-  return { ...page, html };
+  return {
+    snapshot,
+    block: { ads: blockAds, cookieBanners: blockCookieBanners, chatWidgets: blockChatWidgets },
+  };
 }
 
 /** In-browser blocking is wired into the browser engine at construction (see main.ts). */
-const runners: Record<EngineName, (plan: ScrapePlan, engines: Engines) => Promise<PageSnapshot>> = {
+const runners: Record<EngineName, (plan: ScrapePlan, engines: Engines) => Promise<Fetched>> = {
   fetch: fetchWithStaticBlockers,
-  browser: (plan, engines) => engines.browser.render(plan),
+  browser: async (plan, engines) => ({ snapshot: await engines.browser.render(plan) }),
 };
 
 export async function runScrape(plan: ScrapePlan, engines: Engines): Promise<ScrapeResult> {
-  const snapshot = await runners[plan.engine](plan, engines);
-  return engines.output.produce(plan, snapshot);
+  const { snapshot, block } = await runners[plan.engine](plan, engines);
+  return engines.output.produce(plan, snapshot, block);
 }

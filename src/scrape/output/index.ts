@@ -2,71 +2,75 @@
  * The output stage: a PageSnapshot becomes the bytes the caller (or a webhook) receives.
  * The table is keyed by OutputType, so a new output type fails to compile until handled.
  *
- * Markdown is converted in a worker pool (markdown-pool.ts) so that a large or hostile page
- * never blocks the event loop; `produceOutput` converts in-line and is kept for callers
- * without a pool.
+ * Markdown, and the render=false static blocker, run in a worker pool (output-pool.ts) so
+ * that a large or hostile page never blocks the event loop; a page that needs both costs one
+ * trip. `produceOutput` converts in-line (no blocking) and is kept for callers without a pool.
  */
 import { appError } from '../../api/errors.js';
+import type { BlockSelection } from '../blockers/filter-engines.js';
 import type { OutputType, PageSnapshot, ScrapePlan, ScrapeResult } from '../types.js';
 import { htmlToMarkdown } from './markdown/index.js';
-import {
-  createMarkdownPool,
-  type MarkdownPool,
-  type MarkdownPoolOptions,
-} from './markdown-pool.js';
+import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
 
-type Producer = (
-  snapshot: PageSnapshot,
-  markdown: (html: string, pageUrl: string) => Promise<string> | string,
-) => Promise<{ contentType: string; body: Buffer }> | { contentType: string; body: Buffer };
+/** The page's HTML after blocking (if any), as is or converted to Markdown. */
+type Transform = (html: string, pageUrl: string, markdown: boolean) => Promise<string> | string;
+type Produced = { contentType: string; body: Buffer };
 
-const producers: Record<OutputType, Producer> = {
-  html: (snapshot) => ({
-    contentType: 'text/html; charset=utf-8',
-    body: Buffer.from(snapshot.html, 'utf8'),
-  }),
-  markdown: (snapshot, markdown) => {
-    const text = markdown(snapshot.html, snapshot.finalUrl);
-    const result = (md: string) => ({
-      contentType: 'text/markdown; charset=utf-8',
-      body: Buffer.from(md, 'utf8'),
-    });
-    return typeof text === 'string' ? result(text) : text.then(result);
-  },
+function textOutput(text: Promise<string> | string, contentType: string) {
+  const result = (t: string): Produced => ({ contentType, body: Buffer.from(t, 'utf8') });
+  return typeof text === 'string' ? result(text) : text.then(result);
+}
+
+const producers: Record<
+  OutputType,
+  (snapshot: PageSnapshot, transform: Transform) => Promise<Produced> | Produced
+> = {
+  html: (snapshot, transform) =>
+    textOutput(transform(snapshot.html, snapshot.finalUrl, false), 'text/html; charset=utf-8'),
+  markdown: (snapshot, transform) =>
+    textOutput(transform(snapshot.html, snapshot.finalUrl, true), 'text/markdown; charset=utf-8'),
   screenshot: (snapshot) => {
     if (!snapshot.screenshot) throw appError('BROWSER_FAILED', 'no screenshot was taken');
     return { contentType: 'image/png', body: snapshot.screenshot };
   },
 };
 
-/** Converts in-line, on the calling thread (tests, tools). */
+const inLine: Transform = (html, pageUrl, markdown) =>
+  markdown ? htmlToMarkdown(html, pageUrl) : html;
+
+/** Converts in-line, on the calling thread, without blocking (tests, tools). */
 export function produceOutput(plan: ScrapePlan, snapshot: PageSnapshot): ScrapeResult {
-  const produced = producers[plan.output](snapshot, htmlToMarkdown);
+  const produced = producers[plan.output](snapshot, inLine);
   if (produced instanceof Promise) throw new Error('unreachable: in-line producers are sync');
   return { ...produced, finalUrl: snapshot.finalUrl, targetStatus: snapshot.status };
 }
 
 export interface OutputStage {
-  /** Markdown runs in the pool, bounded by the plan's deadline and signal (TIMED_OUT). */
-  produce(plan: ScrapePlan, snapshot: PageSnapshot): Promise<ScrapeResult>;
-  /** Stops the Markdown workers. */
+  /**
+   * Strips `block` from the page's HTML (render=false blocking; only when the stage has a
+   * filters dir) and converts to Markdown if the plan asks, in the pool, bounded by the plan's
+   * deadline and signal (TIMED_OUT). Without either, the snapshot's bytes are used as they are.
+   */
+  produce(plan: ScrapePlan, snapshot: PageSnapshot, block?: BlockSelection): Promise<ScrapeResult>;
+  /** Stops the workers. */
   close(): Promise<void>;
 }
 
-export type OutputStageOptions = MarkdownPoolOptions;
+export type OutputStageOptions = OutputPoolOptions;
 
 /** Built by the composition root (build-engines.ts); closed on shutdown. */
 export function createOutputStage(options: OutputStageOptions = {}): OutputStage {
-  const pool: MarkdownPool = createMarkdownPool(options);
+  const pool: OutputPool = createOutputPool(options);
   return {
-    async produce(plan, snapshot) {
-      const produced = await producers[plan.output](snapshot, (html, pageUrl) =>
-        pool.convert(html, pageUrl, {
-          deadline: plan.deadline,
-          budgetMs: plan.options.timeoutMs,
-          signal: plan.signal,
-        }),
-      );
+    async produce(plan, snapshot, block) {
+      const transform: Transform = (html, pageUrl, markdown) =>
+        !block && !markdown
+          ? html
+          : pool.run(
+              { html, pageUrl, ...(block ? { block } : {}), markdown },
+              { deadline: plan.deadline, budgetMs: plan.options.timeoutMs, signal: plan.signal },
+            );
+      const produced = await producers[plan.output](snapshot, transform);
       return { ...produced, finalUrl: snapshot.finalUrl, targetStatus: snapshot.status };
     },
     close: () => pool.close(),

@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
 import { isAppError } from '../../../src/api/errors.js';
+import { loadFilterEngines } from '../../../src/scrape/blockers/filter-engines.js';
+import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { createOutputStage } from '../../../src/scrape/output/index.js';
 import { htmlToMarkdown } from '../../../src/scrape/output/markdown/index.js';
-import { createMarkdownPool } from '../../../src/scrape/output/markdown-pool.js';
+import { createOutputPool } from '../../../src/scrape/output/output-pool.js';
 import type { PageSnapshot, ScrapeOptions, ScrapePlan } from '../../../src/scrape/types.js';
+import { builtFilterDir } from '../blockers/built-filters.js';
 
 const SMALL = `<html><head><title>Story</title></head><body><article>${'<p>A paragraph of the story, with commas, clauses, and enough words to read like prose.</p>'.repeat(8)}</article></body></html>`;
 /** Takes seconds to convert (a 6 MB page of 100,000 short blocks). */
@@ -30,32 +34,41 @@ const snapshot = (html: string): PageSnapshot => ({
   html,
 });
 
-describe('markdown pool', () => {
-  const pool = createMarkdownPool({ size: 2, maxMs: 300 });
+describe('output pool (Markdown)', () => {
+  const pool = createOutputPool({ size: 2, maxMs: 300 });
   after(() => pool.close());
 
   it('converts as the in-line function does', async () => {
-    const md = await pool.convert(SMALL, 'http://127.0.0.1/page');
+    const md = await pool.run({ html: SMALL, pageUrl: 'http://127.0.0.1/page', markdown: true });
     assert.equal(md, htmlToMarkdown(SMALL, 'http://127.0.0.1/page'));
     assert.match(md, /A paragraph of the story/);
   });
 
   it('stops a page over the cap with TIMED_OUT, and the next page still converts', async () => {
     const t0 = performance.now();
-    await assert.rejects(pool.convert(HUGE, 'http://127.0.0.1/'), (error) => {
-      assert.ok(isAppError(error));
-      assert.equal(error.status, 504);
-      assert.equal(error.message, 'Timed out after 300 ms');
-      return true;
-    });
+    await assert.rejects(
+      pool.run({ html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true }),
+      (error) => {
+        assert.ok(isAppError(error));
+        assert.equal(error.status, 504);
+        assert.equal(error.message, 'Timed out after 300 ms');
+        return true;
+      },
+    );
     // Uncapped, HUGE takes many seconds; the bound only tells the cap from the conversion.
     assert.ok(performance.now() - t0 < 3_000, 'the cap, not the conversion, ended it');
-    assert.match(await pool.convert(SMALL, 'http://127.0.0.1/'), /A paragraph/);
+    assert.match(
+      await pool.run({ html: SMALL, pageUrl: 'http://127.0.0.1/', markdown: true }),
+      /A paragraph/,
+    );
   });
 
   it("names the scrape's budget when the deadline is what ran out", async () => {
     const error = await pool
-      .convert(HUGE, 'http://127.0.0.1/', { deadline: Date.now() + 100, budgetMs: 30_000 })
+      .run(
+        { html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true },
+        { deadline: Date.now() + 100, budgetMs: 30_000 },
+      )
       .catch((e: unknown) => e);
     assert.ok(isAppError(error));
     assert.equal(error.message, 'Timed out after 30000 ms');
@@ -66,15 +79,20 @@ describe('markdown pool', () => {
     setTimeout(() => controller.abort(new Error('client gone')), 50);
     const t0 = performance.now();
     await assert.rejects(
-      pool.convert(HUGE, 'http://127.0.0.1/', { signal: controller.signal }),
+      pool.run(
+        { html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true },
+        { signal: controller.signal },
+      ),
       /client gone/,
     );
     assert.ok(performance.now() - t0 < 2_000, 'the abort, not the conversion, ended it');
   });
 
   it('fails pending conversions with NOT_READY on close', async () => {
-    const own = createMarkdownPool({ size: 1 });
-    const pending = own.convert(HUGE, 'http://127.0.0.1/').catch((e: unknown) => e);
+    const own = createOutputPool({ size: 1 });
+    const pending = own
+      .run({ html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true })
+      .catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 20));
     await own.close();
     const error = await pending;
@@ -131,6 +149,51 @@ describe('output stage on a loopback server', () => {
       clearInterval(ticker);
       server.close();
       await stage.close();
+    }
+  });
+});
+
+describe('output pool (static blocker)', () => {
+  const PAGE = 'http://127.0.0.1:1234/article';
+  const ADS = { ads: true, cookieBanners: false, chatWidgets: false };
+  const FIXTURE = readFileSync(
+    new URL('../blockers/fixtures/blocked-page.html', import.meta.url),
+    'utf8',
+  );
+  const dir = builtFilterDir();
+  const pool = createOutputPool({ size: 1, maxMs: 300, filtersDir: dir });
+  after(() => pool.close());
+
+  it('strips as stripBlocked does, then converts in the same trip', async () => {
+    const engines = await loadFilterEngines(dir);
+    const stripped = stripBlocked(FIXTURE, PAGE, ADS, engines);
+    assert.notEqual(stripped, FIXTURE);
+    const html = await pool.run({ html: FIXTURE, pageUrl: PAGE, block: ADS, markdown: false });
+    assert.equal(html, stripped);
+    const md = await pool.run({ html: FIXTURE, pageUrl: PAGE, block: ADS, markdown: true });
+    assert.equal(md, htmlToMarkdown(stripped, PAGE));
+  });
+
+  it('caps a strip with TIMED_OUT like a conversion (engine load at boot is not charged)', async () => {
+    const big = `<html><body>${'<div class="post"><a href="/x">x</a><div class="banner-ad">ad</div></div>'.repeat(150_000)}</body></html>`;
+    const error = await pool
+      .run({ html: big, pageUrl: PAGE, block: ADS, markdown: false })
+      .catch((e: unknown) => e);
+    assert.ok(isAppError(error) && error.code === 'TIMED_OUT', String(error));
+    // the replacement worker boots (engines included) before it takes the next page
+    const html = await pool.run({ html: FIXTURE, pageUrl: PAGE, block: ADS, markdown: false });
+    assert.ok(!html.includes('class="banner-ad"'));
+  });
+
+  it('a pool without a filters dir refuses a strip with INTERNAL', async () => {
+    const own = createOutputPool({ size: 1 });
+    try {
+      const error = await own
+        .run({ html: FIXTURE, pageUrl: PAGE, block: ADS, markdown: false })
+        .catch((e: unknown) => e);
+      assert.ok(isAppError(error) && error.code === 'INTERNAL', String(error));
+    } finally {
+      await own.close();
     }
   });
 });

@@ -1,20 +1,37 @@
 /**
- * A few worker threads that run htmlToMarkdown off the event loop, with a time cap per
- * page. Conversion is CPU-bound and synchronous: on the main thread a 6 MB page would
+ * A few worker threads that turn a fetched page into its output off the event loop, with a
+ * time cap per page: the render=false static blocker (stripBlocked) and/or htmlToMarkdown,
+ * in one trip. Both are CPU-bound and synchronous: on the main thread a 6 MB page would
  * stall every other request for seconds. A page over its cap has its worker terminated
  * (the only way to stop synchronous code) and replaced; the caller gets TIMED_OUT.
  *
- * Workers start on first use, so a service that never asks for Markdown starts none.
+ * Workers start on first use, so a service that never asks for Markdown or blocking starts
+ * none. Given a filters dir, each worker loads the filter engines while it boots (~0.2-1 s),
+ * before it reports ready, so that load never counts against a page's cap.
  */
 import { Worker } from 'node:worker_threads';
 import { appError } from '../../api/errors.js';
-import type { ConvertReply, ConvertRequest } from './markdown-worker.js';
+import type { BlockSelection } from '../blockers/filter-engines.js';
+import type { OutputReply, OutputRequest, OutputWorkerData } from './output-worker.js';
 
-export interface MarkdownPoolOptions {
-  /** Worker threads. Default 2 (conversions beyond that wait their turn). */
+export interface OutputPoolOptions {
+  /** Worker threads. Default 2 (pages beyond that wait their turn). */
   size?: number;
-  /** Longest one conversion may run, whatever the scrape's budget. Default 10 000 ms. */
+  /** Longest one page (strip + conversion) may run, whatever the scrape's budget. Default 10 000 ms. */
   maxMs?: number;
+  /**
+   * The built filter engines (loadFilterEngines), loaded by each worker at boot. Default
+   * none: the pool then only converts, and a job asking to strip fails with INTERNAL.
+   */
+  filtersDir?: string;
+}
+
+/** One page's work: strip `block` (if given), then convert to Markdown (if `markdown`). */
+export interface OutputJob {
+  html: string;
+  pageUrl: string;
+  block?: BlockSelection;
+  markdown: boolean;
 }
 
 export interface ConvertLimits {
@@ -26,9 +43,10 @@ export interface ConvertLimits {
   signal?: AbortSignal;
 }
 
-export interface MarkdownPool {
-  convert(html: string, pageUrl: string, limits?: ConvertLimits): Promise<string>;
-  /** Terminates the workers; conversions still pending fail with NOT_READY. */
+export interface OutputPool {
+  /** The resulting text (stripped HTML, or Markdown). */
+  run(job: OutputJob, limits?: ConvertLimits): Promise<string>;
+  /** Terminates the workers; pages still pending fail with NOT_READY. */
   close(): Promise<void>;
 }
 
@@ -37,16 +55,16 @@ export const DEFAULT_MAX_MS = 10_000;
 
 interface Job {
   id: number;
-  request: ConvertRequest;
+  request: OutputRequest;
   limits: ConvertLimits;
-  resolve(markdown: string): void;
+  resolve(text: string): void;
   reject(error: unknown): void;
   cleanup(): void;
 }
 
 interface Slot {
   worker: Worker;
-  /** The worker has loaded the converter (boot time does not count against a page's cap). */
+  /** The worker has loaded the converter and engines (boot time is not charged to a page). */
   ready: boolean;
   job: Job | null;
   timer: NodeJS.Timeout | null;
@@ -56,26 +74,27 @@ interface Slot {
  * The build runs the .js next to this file. Under tsx (tests, benches) the sources are .ts,
  * and on Node 20 a worker does not inherit tsx's loader, so a bootstrap registers it first.
  */
-function startWorker(): Worker {
+function startWorker(workerData: OutputWorkerData): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./markdown-worker.js', import.meta.url));
-  const source = new URL('./markdown-worker.ts', import.meta.url).href;
+    return new Worker(new URL('./output-worker.js', import.meta.url), { workerData });
+  const source = new URL('./output-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, workerData });
 }
 
-export function createMarkdownPool(options: MarkdownPoolOptions = {}): MarkdownPool {
+export function createOutputPool(options: OutputPoolOptions = {}): OutputPool {
   const size = Math.max(1, options.size ?? DEFAULT_POOL_SIZE);
   const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
+  const workerData: OutputWorkerData = options.filtersDir ? { filtersDir: options.filtersDir } : {};
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
 
   const spawn = (): Slot => {
-    const slot: Slot = { worker: startWorker(), ready: false, job: null, timer: null };
-    slot.worker.on('message', (reply: ConvertReply | 'ready') => {
+    const slot: Slot = { worker: startWorker(workerData), ready: false, job: null, timer: null };
+    slot.worker.on('message', (reply: OutputReply | 'ready') => {
       if (reply === 'ready') {
         slot.ready = true;
         slot.worker.unref(); // idle workers never hold the process open
@@ -85,7 +104,8 @@ export function createMarkdownPool(options: MarkdownPoolOptions = {}): MarkdownP
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
       finish(slot);
-      job.resolve(reply.markdown);
+      if ('text' in reply) job.resolve(reply.text);
+      else job.reject(appError('INTERNAL'));
     });
     slot.worker.on('error', () => replace(slot, appError('INTERNAL')));
     slot.worker.on('exit', () => {
@@ -155,7 +175,7 @@ export function createMarkdownPool(options: MarkdownPoolOptions = {}): MarkdownP
   };
 
   return {
-    convert(html, pageUrl, limits = {}) {
+    run({ html, pageUrl, block, markdown }, limits = {}) {
       if (closed) return Promise.reject(appError('NOT_READY', 'shutting down'));
       const { signal } = limits;
       if (signal?.aborted) return Promise.reject(signal.reason);
@@ -174,7 +194,7 @@ export function createMarkdownPool(options: MarkdownPoolOptions = {}): MarkdownP
         };
         const job: Job = {
           id,
-          request: { id, html, pageUrl },
+          request: { id, html, pageUrl, ...(block ? { block } : {}), markdown },
           limits,
           resolve,
           reject,
