@@ -51,9 +51,15 @@ export interface Config {
   jobLeaseMs: number;
   /** PG_POOL_SIZE: PostgreSQL connections per node (with DATABASE_URL), default 10. */
   pgPoolSize: number;
-  /** MARKDOWN_WORKERS: worker threads converting pages to Markdown, default 2. */
+  /**
+   * MARKDOWN_WORKERS: worker threads that convert pages to Markdown and run the render=false
+   * ad/cookie/chat blocker, default 2.
+   */
   markdownWorkers: number;
-  /** MARKDOWN_MAX_MS: longest conversion of one page before 504, default 10000. */
+  /**
+   * MARKDOWN_MAX_MS: longest one page may spend in those workers (render=false blocking plus
+   * Markdown conversion) before 504, default 10000.
+   */
   markdownMaxMs: number;
   /** FILTERS_DIR: the built ad/cookie filter engines, default <package>/build/filters. */
   filtersDir: string;
