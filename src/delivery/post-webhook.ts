@@ -52,13 +52,22 @@ export function createWebhookPoster(options: WebhookPosterOptions) {
       return { type: 'retry', error: error instanceof Error ? error.message : String(error) };
     }
     const timeout = AbortSignal.timeout(timeoutMs);
-    try {
-      const answer = await request(delivery.url, {
+    const send = () =>
+      request(delivery.url, {
         method: 'POST',
         body: delivery.body,
         headers: delivery.headers,
         dispatcher: options.dispatcher,
         signal: AbortSignal.any([signal, timeout]),
+      });
+    try {
+      const answer = await send().catch((error: unknown) => {
+        // The receiver closed the connection without an answer: most often a kept-alive
+        // socket it timed out as we reused it. Send once more on a fresh one within this
+        // attempt, as browsers do, rather than wait out the backoff (delivery is at least
+        // once, so a receiver that did get the first copy may see the body twice).
+        if (!isDroppedConnection(error) || timeout.aborted || signal.aborted) throw error;
+        return send();
       });
       await answer.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
       const status = answer.statusCode;
@@ -75,6 +84,11 @@ export function createWebhookPoster(options: WebhookPosterOptions) {
       return { type: 'retry', error: networkReason(error) };
     }
   };
+}
+
+function isDroppedConnection(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 function hasNotAllowedCause(error: unknown): boolean {

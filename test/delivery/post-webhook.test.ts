@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { createWebhookPoster } from '../../src/delivery/post-webhook.js';
 import { createDispatchers } from '../../src/scrape/engines/fetch/dispatchers.js';
@@ -75,4 +77,48 @@ test('429 and 408 are retries; the body arrives byte for byte', async () => {
   assert.equal((await send()).type, 'retry');
   assert.deepEqual(await send(), { type: 'delivered', status: 200 });
   assert.deepEqual(receiver.deliveries.at(-1)?.body, binary);
+});
+
+/** A receiver that drops the connection without an answer for its first `drops` requests. */
+async function droppingReceiver(drops: number) {
+  let seen = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen += 1;
+      if (seen <= drops) req.socket.destroy();
+      else res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    seen: () => seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test('a connection dropped without an answer is sent once more within the attempt', async () => {
+  const post = createWebhookPoster({ guard: { allowPrivate: true }, dispatcher: open.get(null) });
+  const signal = new AbortController().signal;
+  const once = await droppingReceiver(1);
+  try {
+    assert.deepEqual(await post({ url: once.url, body, headers }, signal), {
+      type: 'delivered',
+      status: 200,
+    });
+    assert.equal(once.seen(), 2);
+  } finally {
+    await once.close();
+  }
+  // Dropped again: one resend only, then the attempt is a retry for the backoff.
+  const always = await droppingReceiver(Number.POSITIVE_INFINITY);
+  try {
+    const result = await post({ url: always.url, body, headers }, signal);
+    assert.equal(result.type, 'retry');
+    assert.equal(always.seen(), 2);
+  } finally {
+    await always.close();
+  }
 });

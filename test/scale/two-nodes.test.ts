@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { openStore } from '../../src/store/db.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 import { createAccountCli, type ServiceNode, startNode } from './service-node.js';
@@ -125,6 +126,34 @@ describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
     assert.equal(await balance(nodes[0] as ServiceNode, account.apiKey), 1000 - ok);
   });
 
+  /** What the database and the nodes say about the webhooks not delivered: for a failure report. */
+  async function undelivered(ids: string[], counts: Map<string, number>): Promise<string> {
+    const missing = ids.filter((id) => !counts.has(id));
+    const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
+    try {
+      const jobs = await store.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where(
+          'id',
+          'in',
+          missing.flatMap((id) => [`${id}.scrape`, `${id}.delivery`]),
+        )
+        .execute();
+      const records = await store.db
+        .selectFrom('requests')
+        .select(['id', 'status', 'status_code', 'error', 'webhook'])
+        .where('id', 'in', missing)
+        .execute();
+      const logs = nodes.map((node, i) => `node ${i}:\n${node.output().slice(-3000)}`);
+      return [`missing: ${missing.join(', ')}`, JSON.stringify({ jobs, records }), ...logs].join(
+        '\n',
+      );
+    } finally {
+      await store.close();
+    }
+  }
+
   test('100 webhook jobs enqueued over both nodes are each delivered exactly once', async () => {
     const account = await createAccountCli(database.url, 1000, 10);
     const hook = await startWebhookCounter(account.webhookSecret);
@@ -132,7 +161,9 @@ describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
       const ids = await pool(100, 8, (i) =>
         enqueue(nodes[i % 2] as ServiceNode, account.apiKey, site.url(`/page?w=${i}`), hook.url),
       );
-      await hook.waitFor(ids, 60_000);
+      await hook.waitFor(ids, 60_000).catch(async (error: Error) => {
+        throw new Error(`${error.message}\n${await undelivered(ids, hook.counts)}`);
+      });
       await new Promise((r) => setTimeout(r, 1000)); // a second delivery would show up by now
       assert.equal(hook.counts.size, 100);
       const twice = [...hook.counts.values()].filter((n) => n !== 1).length;
