@@ -129,7 +129,7 @@ export class WorkflowListCache {
       this.store,
       workflowListQuery(this.store.db, accountId, {}),
     );
-    const rows = selected.map(toHeld);
+    const rows = selected.map((row) => toHeld(row, Buffer.from(row.json)));
     const copy: AccountCopy = {
       seq: now,
       rows,
@@ -168,9 +168,21 @@ export class WorkflowListCache {
   }
 }
 
-function toHeld(row: JsonRow): HeldRow {
+function toHeld(row: JsonRow, json: Buffer): HeldRow {
   const { id, createdAt, archived } = row;
-  return { id, createdAt, archived, json: Buffer.from(row.json) };
+  return { id, createdAt, archived, json };
+}
+
+/**
+ * A changed row's bytes in an allocation of their own. `Buffer.from` packs small strings into
+ * shared 8 KB slabs: a patched row would keep a slab alive that is otherwise the garbage of
+ * replaced rows, so a long-lived copy would grow with every change. A full read's rows are
+ * packed (they live and die together with their copy).
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /**
@@ -201,7 +213,7 @@ function rowBytes(rows: HeldRow[]): number {
 
 /** Replaces a changed row's text, or puts a new row in its place in the order. */
 function patch(copy: AccountCopy, changed: JsonRow): void {
-  const row = toHeld(changed);
+  const row = toHeld(changed, ownBytes(changed.json));
   const old = copy.byId.get(row.id);
   if (old) {
     old.json = row.json;
