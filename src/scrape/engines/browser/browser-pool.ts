@@ -1,9 +1,10 @@
 /**
  * The warm browsers and their warm pages. Limits (all in options.ts): `browsers` Chromium
  * processes, each retired (drained, then closed) after `retireAfterContexts` contexts; warm
- * pages reused `pageReuseLimit` times; at most `maxConcurrentPages` idle pages kept; every
- * browser operation bounded by `operationTimeoutMs`. A browser that crashes or is killed
- * fails only the pages it was serving; the next acquire launches a replacement.
+ * pages reused `pageReuseLimit` times or until they routed `pageRequestLimit` requests; at
+ * most `maxConcurrentPages` idle pages kept; every browser operation bounded by
+ * `operationTimeoutMs`. A browser that crashes or is killed fails only the pages it was
+ * serving; the next acquire launches a replacement.
  */
 import type { Browser } from 'playwright-core';
 import { appError } from '../../../api/errors.js';
@@ -111,7 +112,8 @@ export class BrowserPool {
       !managed.dead &&
       !managed.draining &&
       !page.tainted &&
-      page.uses < this.options.pageReuseLimit;
+      page.uses < this.options.pageReuseLimit &&
+      page.requests < this.options.pageRequestLimit;
     if (keep) {
       const done = withCap(page.reset(), this.options.operationTimeoutMs).catch(() => {
         page.tainted = true;

@@ -38,6 +38,8 @@ export interface WarmPageSettings {
 export class WarmPage {
   /** Renders served so far. */
   uses = 0;
+  /** Requests routed so far (each holds Playwright objects until the page closes). */
+  requests = 0;
   /** Set when this page must not be reused (consent script installed, error, crash). */
   tainted = false;
   /** Why the page died under a request (crash, browser exit), or null. */
@@ -148,6 +150,7 @@ export class WarmPage {
   }
 
   private async onRequest(route: Route, request: Request): Promise<void> {
+    this.requests += 1;
     const url = request.url();
     this.noteOrigin(url);
     const policy = this.policy;
