@@ -28,10 +28,11 @@ interface Fetched {
 }
 
 /**
- * Without filter engines (build missing) the page is returned unblocked, as the stage's
- * workers would have no engines either.
+ * The plain fetch, and which static blocks the output stage is to strip from it. Without
+ * filter engines (build missing) the page is returned unblocked, as the stage's workers
+ * would have no engines either.
  */
-async function fetchWithStaticBlockers(plan: ScrapePlan, engines: Engines): Promise<Fetched> {
+async function fetchWithBlockSelection(plan: ScrapePlan, engines: Engines): Promise<Fetched> {
   const snapshot = await engines.fetch.fetch(plan);
   const { blockAds, blockCookieBanners, blockChatWidgets } = plan.options;
   const wanted = blockAds || blockCookieBanners || blockChatWidgets;
@@ -46,7 +47,7 @@ async function fetchWithStaticBlockers(plan: ScrapePlan, engines: Engines): Prom
 
 /** In-browser blocking is wired into the browser engine at construction (see main.ts). */
 const runners: Record<EngineName, (plan: ScrapePlan, engines: Engines) => Promise<Fetched>> = {
-  fetch: fetchWithStaticBlockers,
+  fetch: fetchWithBlockSelection,
   browser: async (plan, engines) => ({ snapshot: await engines.browser.render(plan) }),
 };
 

@@ -67,7 +67,7 @@ export class WorkflowListCache {
     this.maxBytes = options.maxBytes ?? DEFAULT_LIST_CACHE_BYTES;
   }
 
-  /** What the node holds: for tests and metrics. */
+  /** What the node holds (accounts and accounted bytes): for tests. */
   held(): { accounts: number; bytes: number } {
     return { accounts: this.copies.size, bytes: this.bytes };
   }

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { deliveryJobId, scrapeJobId } from '../../src/delivery/job-kinds.js';
 import { openStore } from '../../src/store/db.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
@@ -137,7 +138,7 @@ describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
         .where(
           'id',
           'in',
-          missing.flatMap((id) => [`${id}.scrape`, `${id}.delivery`]),
+          missing.flatMap((id) => [scrapeJobId(id), deliveryJobId(id)]),
         )
         .execute();
       const records = await store.db
