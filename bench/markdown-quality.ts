@@ -16,7 +16,7 @@ import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { htmlToMarkdown } from '../src/scrape/output/markdown/index.js';
+import { htmlToMarkdown } from '../src/markdown/index.js';
 import { readabilityTurndown } from './markdown/baseline-readability.js';
 
 type Converter = (html: string, pageUrl: string) => string;

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { htmlToMarkdown } from '../src/scrape/output/markdown/index.js';
+import { htmlToMarkdown } from '../src/markdown/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -14,12 +14,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { Agent, request } from 'undici';
-import { DELIVERY_JOB, deliveryJobId } from '../src/delivery/job-kinds.js';
-import { WEBHOOK_MAX_ATTEMPTS } from '../src/delivery/retry-schedule.js';
-import { saveResult } from '../src/delivery/webhook-results.js';
+import { DELIVERY_JOB, deliveryJobId } from '../src/jobs/webhooks/job-kinds.js';
+import { WEBHOOK_MAX_ATTEMPTS } from '../src/jobs/webhooks/retry-schedule.js';
 import { newId } from '../src/store/ids.js';
-import { JobQueue } from '../src/store/jobs.js';
-import { saveRunRecord } from '../src/workflows/run-records.js';
+import { JobQueue } from '../src/store/job-queue.js';
+import { saveRunRecord } from '../src/store/run-records.js';
+import { saveResult } from '../src/store/webhook-results.js';
 import { sampleRunRecord } from '../test/helpers/run-record.js';
 import { startService } from '../test/helpers/service.js';
 

@@ -12,15 +12,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
+import { appError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import { appError } from './errors.js';
 import { RequestLogController, redactPaths, serializeRequest } from './logging.js';
 import type { Metrics } from './metrics.js';
+import { registerAccountRoute } from './native/account.get.js';
+import { registerHealthRoutes } from './operations/health.js';
 import { createAuthenticate } from './plugins/auth.js';
 import { RouteTable, registerErrorHandling, sendError } from './plugins/error-handler.js';
-import { registerAccountRoute } from './routes/account.get.js';
-import { registerHealthRoutes } from './routes/health.js';
 
 export interface Readiness {
   /** The browser pool's state for /readyz. */

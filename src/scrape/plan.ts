@@ -3,7 +3,7 @@
  * refuse the request (proxy availability, the target's address) run here, before any credit
  * moves.
  */
-import { appError } from '../api/errors.js';
+import { appError } from '../errors.js';
 import type { ProxyPools } from './net/proxy-pools.js';
 import { assertPublicUrl, type GuardOptions } from './net/ssrf-guard.js';
 import { engineOf, outputTypeOf } from './params/index.js';

@@ -6,15 +6,15 @@
  * credits, concurrency.
  */
 import type { Account } from '../accounts/account-store.js';
-import { type AppError, appError, isAppError } from '../api/errors.js';
 import type { Metrics } from '../api/metrics.js';
 import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
 import { priceOf } from '../billing/pricing.js';
 import type { Pricing } from '../config.js';
+import { type AppError, appError, isAppError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import { loadWorkflowForRun, type RunRecord, saveRunRecord } from '../workflows/run-records.js';
-import type { Admission } from './admission.js';
+import { loadWorkflowForRun, type RunRecord, saveRunRecord } from '../store/run-records.js';
+import type { Admission } from './admission/admission.js';
 import {
   outputTypeOf,
   parseScraperRequest,

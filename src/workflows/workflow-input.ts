@@ -3,7 +3,7 @@
  * coerce (`name: 5` → "5") and insert defaults, and configs carry the scraper's own rules
  * and texts (scrape/params). Query values come as strings, bodies as parsed JSON.
  */
-import { appError } from '../api/errors.js';
+import { appError } from '../errors.js';
 import { parseBooleanParam } from '../scrape/params/boolean.js';
 import { parseIntegerParam } from '../scrape/params/integer.js';
 import { invalidValue, repeatedParameter } from '../scrape/params/invalid.js';

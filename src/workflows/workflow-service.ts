@@ -4,7 +4,7 @@
  * first finds the workflow among the caller's own (another account's is "not found"),
  * then checks the state, then the input (contract 1.2's order).
  */
-import { appError } from '../api/errors.js';
+import { appError } from '../errors.js';
 import { normalizeWorkflowConfig } from '../scrape/params/index.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';

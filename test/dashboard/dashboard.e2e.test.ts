@@ -24,7 +24,7 @@ import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService } from '../helpers/service.js';
 import { lowContrastTexts, tabWalk, unlabelledControls } from './page-checks.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHOTS = `${ROOT}test-output/dashboard/`;
 
 /** The page the workflow scrapes: its instructions type into #q and click #go. */

@@ -1,6 +1,6 @@
 /** A successful plain-HTML run record, for tests and benches that write records directly. */
 import { newId } from '../../src/store/ids.js';
-import type { RunRecord } from '../../src/workflows/run-records.js';
+import type { RunRecord } from '../../src/store/run-records.js';
 
 export function sampleRunRecord(
   fields: Pick<RunRecord, 'accountId' | 'workflowId' | 'url'> & Partial<RunRecord>,

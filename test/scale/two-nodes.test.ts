@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { deliveryJobId, scrapeJobId } from '../../src/delivery/job-kinds.js';
+import { deliveryJobId, scrapeJobId } from '../../src/jobs/webhooks/job-kinds.js';
 import { openStore } from '../../src/store/db.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';

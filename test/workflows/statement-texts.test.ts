@@ -16,8 +16,8 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { type RunRecord, saveRunRecord } from '../../src/store/run-records.js';
 import type { Database } from '../../src/store/schema.js';
-import { type RunRecord, saveRunRecord } from '../../src/workflows/run-records.js';
 import { setArchived } from '../../src/workflows/workflow-store.js';
 import { sampleRunRecord } from '../helpers/run-record.js';
 

@@ -5,8 +5,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account-store.js';
 import { ApiKeyLookup } from '../../accounts/api-key-lookup.js';
+import { appError } from '../../errors.js';
 import type { Store } from '../../store/db.js';
-import { appError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -5,7 +5,7 @@
  * go only to the log.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, appError, isAppError } from '../errors.js';
+import { type AppError, appError, isAppError } from '../../errors.js';
 
 interface Answer {
   status: number;

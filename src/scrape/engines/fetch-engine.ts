@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
 import { request } from 'undici';
-import { type AppError, appError, isAppError } from '../../api/errors.js';
+import { type AppError, appError, isAppError } from '../../errors.js';
 import { decodeBody } from '../net/charset.js';
 import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-guard.js';
 import type { PageSnapshot, ScrapePlan } from '../types.js';

@@ -4,7 +4,7 @@
  * none; one without a country serves only requests naming none. Datacenter requests naming
  * no country go direct when no datacenter proxy is configured at all.
  */
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import { PROXY_TYPES, type ProxyEndpoint, type ProxyType } from '../types.js';
 
 const FIELDS = new Set(['url', 'type', 'country']);

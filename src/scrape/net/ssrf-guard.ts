@@ -9,7 +9,7 @@
  * socket connects to is the one that was checked.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import { isIpLiteral, isPublicAddress } from './address-policy.js';
 
 /** Resolves a host name to all of its addresses. */

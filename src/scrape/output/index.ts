@@ -6,10 +6,10 @@
  * that a large or hostile page never blocks the event loop; a page that needs both costs one
  * trip. `produceOutput` converts in-line (no blocking) and is kept for callers without a pool.
  */
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
+import { htmlToMarkdown } from '../../markdown/index.js';
 import type { BlockSelection } from '../blockers/filter-engines.js';
 import type { OutputType, PageSnapshot, ScrapePlan, ScrapeResult } from '../types.js';
-import { htmlToMarkdown } from './markdown/index.js';
 import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
 
 /** The page's HTML after blocking (if any), as is or converted to Markdown. */

@@ -10,7 +10,7 @@
  * before it reports ready, so that load never counts against a page's cap.
  */
 import { Worker } from 'node:worker_threads';
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import type { BlockSelection } from '../blockers/filter-engines.js';
 import type { OutputReply, OutputRequest, OutputWorkerData } from './output-worker.js';
 

@@ -6,13 +6,13 @@
  * once, at boot when the pool was given a filters dir (boot time is not charged to a page).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { htmlToMarkdown } from '../../markdown/index.js';
 import {
   type BlockSelection,
   type FilterEngines,
   loadFilterEngines,
 } from '../blockers/filter-engines.js';
 import { stripBlocked } from '../blockers/static-blocker.js';
-import { htmlToMarkdown } from './markdown/index.js';
 
 export interface OutputWorkerData {
   /** Where the built filter engines are; absent: this pool never strips. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import type { Instruction, InstructionKind } from '../types.js';
 import { invalidValue } from './invalid.js';
 

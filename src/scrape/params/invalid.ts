@@ -1,4 +1,4 @@
-import { type AppError, appError } from '../../api/errors.js';
+import { type AppError, appError } from '../../errors.js';
 
 /**
  * Every value error of the scraper parameters reads `Invalid value for <name>: <expected>`,

@@ -1,4 +1,4 @@
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import type { ScrapeOptions } from '../types.js';
 import { invalidValue, repeatedParameter } from './invalid.js';
 import { optionKeyByName, paramFields } from './param-fields.js';

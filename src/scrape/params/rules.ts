@@ -1,4 +1,4 @@
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import type { ScrapeOptions } from '../types.js';
 import type { ParamLayer } from './layers.js';
 import { DEFAULT_SCRAPE_OPTIONS } from './param-fields.js';

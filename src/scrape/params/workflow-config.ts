@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { appError } from '../../api/errors.js';
+import { appError } from '../../errors.js';
 import { PROXY_TYPES, type ScrapeOptions } from '../types.js';
 import { instructionSchema } from './instructions.js';
 import { invalidValue } from './invalid.js';

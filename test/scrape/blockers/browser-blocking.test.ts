@@ -16,7 +16,10 @@ import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-proc
 import { DEFAULT_CHROMIUM_PATH } from '../../../src/scrape/engines/browser/options.js';
 import { builtFilterDir } from './built-filters.js';
 
-const FIXTURE = readFileSync(new URL('./fixtures/blocked-page.html', import.meta.url), 'utf8');
+const FIXTURE = readFileSync(
+  new URL('../../helpers/fixtures/blocked-page.html', import.meta.url),
+  'utf8',
+);
 
 function isLoopback(url: string): boolean {
   const host = new URL(url).hostname;

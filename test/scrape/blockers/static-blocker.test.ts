@@ -8,7 +8,10 @@ import {
 import { MAX_STATIC_DEPTH, stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { builtFilterDir } from './built-filters.js';
 
-const FIXTURE = readFileSync(new URL('./fixtures/blocked-page.html', import.meta.url), 'utf8');
+const FIXTURE = readFileSync(
+  new URL('../../helpers/fixtures/blocked-page.html', import.meta.url),
+  'utf8',
+);
 // A loopback page URL: AdGuard Base exempts 127.0.0.1 from generic hiding; the build drops that.
 const PAGE = 'http://127.0.0.1:1234/article';
 const NONE = { ads: false, cookieBanners: false, chatWidgets: false };

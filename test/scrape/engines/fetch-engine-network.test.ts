@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { after, before, test } from 'node:test';
-import { type AppError, isAppError } from '../../../src/api/errors.js';
+import { type AppError, isAppError } from '../../../src/errors.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
 import type { ProxyEndpoint } from '../../../src/scrape/types.js';
 import { type FixtureSite, PLAIN_PAGE, startFixtureSite } from '../../helpers/fixture-site.js';

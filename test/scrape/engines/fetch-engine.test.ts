@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
-import { type AppError, isAppError } from '../../../src/api/errors.js';
+import { type AppError, isAppError } from '../../../src/errors.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
 import {
   CP1252_HIGH_TEXT,

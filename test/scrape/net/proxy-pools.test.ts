@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isAppError } from '../../../src/api/errors.js';
+import { isAppError } from '../../../src/errors.js';
 import { createProxyPools, parseProxiesFile } from '../../../src/scrape/net/proxy-pools.js';
 import type { ProxyEndpoint } from '../../../src/scrape/types.js';
 

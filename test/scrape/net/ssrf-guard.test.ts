@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
-import { isAppError } from '../../../src/api/errors.js';
+import { isAppError } from '../../../src/errors.js';
 import {
   AddressNotAllowedError,
   assertPublicUrl,

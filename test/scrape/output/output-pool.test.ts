@@ -5,11 +5,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
-import { isAppError } from '../../../src/api/errors.js';
+import { isAppError } from '../../../src/errors.js';
+import { htmlToMarkdown } from '../../../src/markdown/index.js';
 import { loadFilterEngines } from '../../../src/scrape/blockers/filter-engines.js';
 import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { createOutputStage } from '../../../src/scrape/output/index.js';
-import { htmlToMarkdown } from '../../../src/scrape/output/markdown/index.js';
 import { createOutputPool } from '../../../src/scrape/output/output-pool.js';
 import type { PageSnapshot, ScrapeOptions, ScrapePlan } from '../../../src/scrape/types.js';
 import { builtFilterDir } from '../blockers/built-filters.js';
@@ -157,7 +157,7 @@ describe('output pool (static blocker)', () => {
   const PAGE = 'http://127.0.0.1:1234/article';
   const ADS = { ads: true, cookieBanners: false, chatWidgets: false };
   const FIXTURE = readFileSync(
-    new URL('../blockers/fixtures/blocked-page.html', import.meta.url),
+    new URL('../../helpers/fixtures/blocked-page.html', import.meta.url),
     'utf8',
   );
   const dir = builtFilterDir();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isAppError } from '../../../src/api/errors.js';
+import { isAppError } from '../../../src/errors.js';
 
 /** Asserts that `run` throws an AppError with this status and exactly this text. */
 export function assertAppError(run: () => unknown, message: string, status = 400): void {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { isAppError } from '../../../src/api/errors.js';
+import { isAppError } from '../../../src/errors.js';
 import {
   normalizeWorkflowConfig,
   parseScraperRequest,

@@ -3,7 +3,7 @@
  * failures as `net::ERR_*` codes inside the message; the ones naming the proxy trigger the
  * failover to the next proxy (contract 2.20).
  */
-import { type AppError, appError, isAppError } from '../../../api/errors.js';
+import { type AppError, appError, isAppError } from '../../../errors.js';
 
 const PROXY_CODES = new Set([
   'ERR_PROXY_CONNECTION_FAILED',

@@ -7,7 +7,7 @@
  * serving; the next acquire launches a replacement.
  */
 import type { Browser } from 'playwright-core';
-import { appError } from '../../../api/errors.js';
+import { appError } from '../../../errors.js';
 import type { Budget } from './budget.js';
 import { GUARDED_CHROMIUM_ARGS, launchChromium } from './chromium-process.js';
 import type { ContextNetwork } from './context-network.js';

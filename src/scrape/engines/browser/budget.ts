@@ -3,7 +3,7 @@
  * included). Every browser call is raced against the deadline, so a hung call never
  * outlives the request; the page it ran on is then retired, not reused.
  */
-import { appError } from '../../../api/errors.js';
+import { appError } from '../../../errors.js';
 
 export class Budget {
   constructor(

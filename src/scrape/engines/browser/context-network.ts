@@ -5,7 +5,7 @@
  * guard reports what it refused or what failed, which the render turns into the errors a
  * direct Chromium would have given (Chromium only sees "tunnel failed" or "empty response").
  */
-import { appError } from '../../../api/errors.js';
+import { appError } from '../../../errors.js';
 import type { GuardEvent, GuardProxy } from '../../net/guard-proxy.js';
 import type { ProxyEndpoint } from '../../types.js';
 import { type PlaywrightProxy, toPlaywrightProxy } from './proxy-settings.js';

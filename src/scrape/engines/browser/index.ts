@@ -3,7 +3,7 @@
  * Chromium browsers and renders ScrapePlans into PageSnapshots. See options.ts for every
  * limit and its default, warm-page.ts for the isolation guarantee between requests.
  */
-import { type AppError, appError, isAppError } from '../../../api/errors.js';
+import { type AppError, appError, isAppError } from '../../../errors.js';
 import { type GuardProxy, startGuardProxy } from '../../net/guard-proxy.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapePlan } from '../../types.js';
 import {

@@ -4,7 +4,7 @@
  * reported at once instead of waiting out the budget; only `wait` may use the rest of it.
  */
 import type { Page } from 'playwright-core';
-import { appError, isAppError } from '../../../api/errors.js';
+import { appError, isAppError } from '../../../errors.js';
 import type { Instruction, InstructionKind } from '../../types.js';
 import { firstLine, isClosedError } from './browser-errors.js';
 import { type Budget, sleep } from './budget.js';

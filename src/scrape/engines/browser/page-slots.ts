@@ -3,7 +3,7 @@
  * until a slot frees, their budget runs out (TIMED_OUT) or the queue is full
  * (NODE_SATURATED, 503 with Retry-After).
  */
-import { appErrorWithHeaders } from '../../../api/errors.js';
+import { appErrorWithHeaders } from '../../../errors.js';
 import type { Budget } from './budget.js';
 
 interface Waiter {

@@ -4,7 +4,7 @@
  * last main-frame document response, so a click that navigates reports the new page.
  */
 import type { Page, Response } from 'playwright-core';
-import { appError } from '../../../api/errors.js';
+import { appError } from '../../../errors.js';
 import type { PageSnapshot, ScrapePlan } from '../../types.js';
 import { anyBlocker, type BlockerSelection, type ConsentHandle } from './blockers-hook.js';
 import { netErrorCode } from './browser-errors.js';

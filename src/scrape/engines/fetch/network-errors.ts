@@ -3,7 +3,7 @@
  * address is URL_NOT_ALLOWED (400), anything else that kept us from the page is
  * FETCH_FAILED (502) with a short reason a person can act on.
  */
-import { type AppError, appError, isAppError } from '../../../api/errors.js';
+import { type AppError, appError, isAppError } from '../../../errors.js';
 import { AddressNotAllowedError } from '../../net/ssrf-guard.js';
 
 interface CodedError {

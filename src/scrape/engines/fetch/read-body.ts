@@ -4,7 +4,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { appError, isAppError } from '../../../api/errors.js';
+import { appError, isAppError } from '../../../errors.js';
 
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);

@@ -1,0 +1,77 @@
+/**
+ * Admission control: how many scrapes may run at once. Two bounds:
+ * - per account (contract 2.16, default 10): 429 `Too many concurrent requests`;
+ * - per node: 503 with Retry-After when this node is saturated.
+ * On PostgreSQL the account bound holds across every node (slots are rows, see
+ * account-slots-pg.ts); on the embedded engine one process is the whole service.
+ */
+import { appError, appErrorWithHeaders } from '../../errors.js';
+
+export type Release = () => Promise<void>;
+
+/** Where per-account slots are counted: this process, or the shared database. */
+export interface AccountSlots {
+  /** Takes a slot, or returns null when the account holds `limit` already. */
+  tryAcquire(accountId: string, limit: number, ttlMs: number): Promise<Release | null>;
+}
+
+export interface Admission {
+  /** Admits one scrape or throws 429/503. The release must be called exactly once. */
+  admit(accountId: string, limit: number, budgetMs: number): Promise<Release>;
+  /** Scrapes in flight on this node. */
+  inFlight(): number;
+  capacity(): number;
+}
+
+export function createMemoryAccountSlots(): AccountSlots {
+  const held = new Map<string, number>();
+  return {
+    async tryAcquire(accountId, limit) {
+      const current = held.get(accountId) ?? 0;
+      if (current >= limit) return null;
+      held.set(accountId, current + 1);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        const left = (held.get(accountId) ?? 1) - 1;
+        if (left <= 0) held.delete(accountId);
+        else held.set(accountId, left);
+      };
+    },
+  };
+}
+
+/** Seconds a client should wait before retrying a saturated node. */
+const RETRY_AFTER_SECONDS = '2';
+/** A slot outlives its scrape's budget by this much before another node may reclaim it. */
+const SLOT_MARGIN_MS = 30_000;
+
+export function createAdmission(slots: AccountSlots, nodeCapacity: number): Admission {
+  let inFlight = 0;
+  return {
+    async admit(accountId, limit, budgetMs) {
+      if (inFlight >= nodeCapacity) {
+        throw appErrorWithHeaders('NODE_SATURATED', { 'Retry-After': RETRY_AFTER_SECONDS });
+      }
+      inFlight++;
+      let release: Release | null = null;
+      try {
+        release = await slots.tryAcquire(accountId, limit, budgetMs + SLOT_MARGIN_MS);
+      } finally {
+        if (!release) inFlight--;
+      }
+      if (!release) throw appError('TOO_MANY_CONCURRENT');
+      const releaseSlot = release;
+      let done = false;
+      return async () => {
+        if (done) return;
+        done = true;
+        inFlight--;
+        await releaseSlot();
+      };
+    },
+    inFlight: () => inFlight,
+    capacity: () => nodeCapacity,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * What a scrape leaves behind: one `requests` row per scraper request that passed
+ * validation, and for workflow runs the workflow's lastRun and creditsSpent, written in the
+ * same transaction as the credit settlement so that creditsSpent always equals the sum of the
+ * workflow's records.
+ */
+import type { Kysely } from 'kysely';
+import { appError } from '../errors.js';
+import { nextChangeSeq } from '../workflows/workflow-store.js';
+import type { Database } from './schema.js';
+
+export interface WebhookState {
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface RunRecord {
+  id: string;
+  accountId: string;
+  workflowId: string | null;
+  url: string;
+  status: 'success' | 'failed' | 'pending';
+  statusCode: number | null;
+  targetStatus: number | null;
+  outputType: string;
+  render: boolean;
+  proxyType: string;
+  proxyCountry: string | null;
+  credits: number;
+  durationMs: number | null;
+  error: string | null;
+  webhook: WebhookState | null;
+  createdAt: number;
+}
+
+/** The saved config of a workflow the caller may run (404 / 400 per contract 1.2). */
+export async function loadWorkflowForRun(
+  db: Kysely<Database>,
+  accountId: string,
+  workflowId: string,
+): Promise<unknown> {
+  const row = await db
+    .selectFrom('workflows')
+    .select(['config', 'archived'])
+    .where('id', '=', workflowId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) throw appError('WORKFLOW_NOT_FOUND');
+  if (row.archived) throw appError('WORKFLOW_ARCHIVED');
+  return JSON.parse(row.config) as unknown;
+}
+
+function toRow(record: RunRecord) {
+  return {
+    id: record.id,
+    account_id: record.accountId,
+    workflow_id: record.workflowId,
+    url: record.url,
+    status: record.status,
+    status_code: record.statusCode,
+    target_status: record.targetStatus,
+    output_type: record.outputType,
+    render: record.render ? 1 : 0,
+    proxy_type: record.proxyType,
+    proxy_country: record.proxyCountry,
+    credits: record.credits,
+    duration_ms: record.durationMs,
+    error: record.error,
+    webhook: record.webhook ? JSON.stringify(record.webhook) : null,
+    created_at: record.createdAt,
+  };
+}
+
+/**
+ * Inserts the record, or completes a pending one (webhook runs), and updates the workflow.
+ * Saving the same finished record twice (a retried job) adds its credits once: the workflow
+ * gains the difference from what the row already counted. lastRun only moves forward, so
+ * runs that finish out of order leave the newest start.
+ */
+export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Promise<void> {
+  const row = toRow(record);
+  const { id, ...rest } = row;
+  const before = await db
+    .selectFrom('requests')
+    .select(['status', 'credits'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (before) await db.updateTable('requests').set(rest).where('id', '=', id).execute();
+  else await db.insertInto('requests').values(row).execute();
+  if (!record.workflowId || record.status === 'pending') return;
+  const counted = before && before.status !== 'pending' ? Number(before.credits) : 0;
+  const delta = record.credits - counted;
+  const changeSeq = await nextChangeSeq(db, record.accountId);
+  await db
+    .updateTable('workflows')
+    .set((eb) => ({
+      change_seq: changeSeq,
+      last_run_at: eb
+        .case()
+        .when(eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<', record.createdAt)]))
+        // eb.val: Kysely inlines a bare number in THEN into the SQL text, which made every
+        // run a distinct statement (filling the prepared-statement cache with one-offs).
+        .then(eb.val(record.createdAt))
+        .else(eb.ref('last_run_at'))
+        .end(),
+      credits_spent: eb('credits_spent', '+', delta),
+    }))
+    .where('id', '=', record.workflowId)
+    .execute();
+}
+
+export async function setWebhookState(
+  db: Kysely<Database>,
+  requestId: string,
+  state: WebhookState,
+): Promise<void> {
+  await db
+    .updateTable('requests')
+    .set({ webhook: JSON.stringify(state) })
+    .where('id', '=', requestId)
+    .execute();
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { describe, it } from 'node:test';
+import { Parser } from 'htmlparser2';
+import { streamTags } from '../../src/markdown/tag-stream.js';
+
+type Event = string;
+
+function viaParser(html: string): Event[] {
+  const events: Event[] = [];
+  new Parser(
+    {
+      onopentag: (name, attribs) => events.push(`<${name} ${JSON.stringify(attribs)}`),
+      ontext: (text) => events.push(`"${text}`),
+      onclosetag: (name) => events.push(`</${name}`),
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  ).end(html);
+  return events;
+}
+
+function viaStream(html: string): Event[] {
+  const events: Event[] = [];
+  streamTags(html, {
+    onopentag: (name, attribs) => events.push(`<${name} ${JSON.stringify(attribs)}`),
+    ontext: (text) => events.push(`"${text}`),
+    onclosetag: (name) => events.push(`</${name}`),
+  });
+  return events;
+}
+
+const SAMPLES = [
+  '<!doctype html><html><head><title>T &amp; t</title></head><body><p>a<p>b</body></html>',
+  '<ul><li>one<li>two</ul><dl><dt>x<dd>y</dl><table><tr><td>1<td>2<tr><th>3</table>',
+  '<div><p>open</div></p><br/></br><img src=x alt="a&lt;b"><input value=1>',
+  '<svg><path d="M0"/><title>t</title></svg><math><mi>x</mi><mo>=</mo></math>',
+  '<P CLASS="A" class="b" ID=c>Mixed &#x263A; &copy; &bogus; text</P><!-- c --><![CDATA[x]]>',
+  '<select><option>a<option>b<optgroup><option>c</select><script>if (a<b) {}</script>',
+  '<div><span><b>unclosed<i>deep</span> stray</x></b> end',
+];
+
+describe('streamTags', () => {
+  for (const [i, html] of SAMPLES.entries()) {
+    it(`reports what htmlparser2's Parser reports (sample ${i})`, () => {
+      assert.deepEqual(viaStream(html), viaParser(html));
+    });
+  }
+
+  it('stays linear on deep unclosed nesting and stray close tags', () => {
+    const time = (n: number) => {
+      const html = `${'<div>'.repeat(n)}x${'</span>'.repeat(n)}`;
+      const t0 = performance.now();
+      let events = 0;
+      streamTags(html, { onopentag: () => events++, ontext: () => {}, onclosetag: () => {} });
+      assert.equal(events, n);
+      return performance.now() - t0;
+    };
+    time(5_000);
+    // 8× the input: a quadratic stack would take ~64×; allow generous noise
+    const small = Math.max(time(20_000), 1);
+    const large = time(160_000);
+    assert.ok(large < small * 30, `20k: ${small.toFixed(1)} ms, 160k: ${large.toFixed(1)} ms`);
+  });
+});
