@@ -124,14 +124,6 @@ export function parseDocument(html: string): ParsedDocument {
   return { root, title: title.trim(), baseHref };
 }
 
-export function removeNode(node: Node): void {
-  const parent = node.parent;
-  if (!parent) return;
-  const i = parent.children.indexOf(node);
-  if (i >= 0) parent.children.splice(i, 1);
-  node.parent = null;
-}
-
 /** Removes many nodes with one pass per parent (one-by-one removal is quadratic). */
 export function removeNodes(nodes: readonly Node[]): void {
   if (nodes.length === 0) return;
