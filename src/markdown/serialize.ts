@@ -7,6 +7,7 @@
  * so that the final whitespace clean-up cannot disturb them.
  */
 import type { ElementNode, Node } from './dom.js';
+import { finish, inlineCode } from './fragment.js';
 import { renderTable } from './table.js';
 
 const INDENT = '\uE000'; // one space of indentation that must survive clean-up
@@ -254,15 +255,6 @@ function plainText(node: Node): string {
   return s;
 }
 
-export function inlineCode(text: string): string {
-  const t = text.replace(/\s+/g, ' ');
-  if (!t.trim()) return t;
-  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((m) => m.length));
-  const ticks = '`'.repeat(longest + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${t}${pad}${ticks}`;
-}
-
 /** Emphasis markers must hug the text, so surrounding spaces move outside them. */
 function wrap(inner: string, marker: string): string {
   if (!inner.trim()) return inner;
@@ -285,13 +277,4 @@ export function escapeText(text: string): string {
 
 export function oneLine(text: string): string {
   return finish(text.replace(/\n+/g, ' ')).replace(/\n/g, ' ');
-}
-
-/** Whitespace clean-up of a rendered fragment: trims lines, at most one blank line. */
-export function finish(text: string): string {
-  return text
-    .replace(/[ \t]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

@@ -5,10 +5,19 @@
  * blocks instead, because a one-cell "table" of paragraphs is not tabular data.
  */
 import type { ElementNode } from './dom.js';
-import type { MarkdownWriter } from './serialize.js';
-import { finish, inlineCode } from './serialize.js';
+import { finish, inlineCode } from './fragment.js';
 
-export function renderTable(table: ElementNode, writer: MarkdownWriter): string {
+/** What a table needs of the writer (serialize.ts's MarkdownWriter) to render its cells. */
+export interface CellWriter {
+  /** Renders an element's children; `pre` is true inside <pre>. */
+  children(el: ElementNode, pre: boolean): string;
+  /** Stores finished text that later clean-up must not touch; returns its placeholder. */
+  protect(text: string): string;
+  /** Replaces placeholders with what they stand for. */
+  expand(text: string): string;
+}
+
+export function renderTable(table: ElementNode, writer: CellWriter): string {
   const rows = collectRows(table);
   const width = Math.max(0, ...rows.map((r) => r.reduce((n, c) => n + span(c), 0)));
   if (rows.length === 0 || width === 0) return '';
@@ -38,7 +47,7 @@ function span(cell: ElementNode): number {
   return Number.isInteger(n) && n > 1 && n < 100 ? n : 1;
 }
 
-function cellText(cell: ElementNode, writer: MarkdownWriter): string {
+function cellText(cell: ElementNode, writer: CellWriter): string {
   // a cell is one line: block breaks become spaces; pipes are already escaped as text
   // a code block in a cell is flattened too: a table row cannot span lines
   return finish(writer.expand(writer.children(cell, false)))

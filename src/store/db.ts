@@ -8,11 +8,10 @@ import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
+import type { Dialect } from './dialect.js';
 import { migrate } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { FifoSqliteDialect } from './sqlite-fifo-dialect.js';
-
-export type Dialect = 'sqlite' | 'postgres';
 
 export interface Store {
   db: Kysely<Database>;

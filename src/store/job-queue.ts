@@ -10,7 +10,7 @@
  * effects idempotent.
  */
 import type { Kysely } from 'kysely';
-import type { Dialect } from './db.js';
+import type { Dialect } from './dialect.js';
 import { newId } from './ids.js';
 import type { Database, JobsTable } from './schema.js';
 

@@ -6,8 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
-import { nextChangeSeq } from '../workflows/workflow-store.js';
 import type { Database } from './schema.js';
+import { nextChangeSeq } from './workflow-change-seq.js';
 
 export interface WebhookState {
   url: string;

@@ -4,8 +4,7 @@
  * delivery ends, so a re-claimed job can tell "scraped already" from "not yet".
  */
 import type { Kysely } from 'kysely';
-import { AppError, type ErrorCode, statusOf } from '../errors.js';
-import type { Outcome } from '../scrape/scrape-service.js';
+import type { ErrorCode } from '../errors.js';
 import type { Database } from './schema.js';
 
 export interface WebhookResultsTable {
@@ -32,54 +31,8 @@ export interface StoredResult {
   errorCode: ErrorCode | null;
 }
 
-/** The JSON error as the direct call answers it (api/plugins/error-handler.ts sendError). */
-export const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 function tables(db: Kysely<Database>): Kysely<WithResults> {
   return db.withTables<{ webhook_results: WebhookResultsTable }>();
-}
-
-/** The stored form of an outcome; `requestedUrl` stands for the target when none answered. */
-export function resultOf(requestId: string, outcome: Outcome, requestedUrl: string): StoredResult {
-  if (outcome.ok) {
-    const { result } = outcome;
-    return {
-      requestId,
-      scrapeStatus: 'success',
-      contentType: result.contentType,
-      body: result.body,
-      targetStatus: result.targetStatus,
-      targetUrl: result.finalUrl,
-      errorCode: null,
-    };
-  }
-  return {
-    requestId,
-    scrapeStatus: 'failed',
-    contentType: ERROR_CONTENT_TYPE,
-    body: Buffer.from(JSON.stringify({ error: outcome.error.message })),
-    targetStatus: null,
-    targetUrl: requestedUrl,
-    errorCode: outcome.error.code,
-  };
-}
-
-/** The outcome back from its stored form, to settle a scrape whose process died after it ran. */
-export function outcomeOf(stored: StoredResult): Outcome {
-  if (stored.scrapeStatus === 'success') {
-    return {
-      ok: true,
-      result: {
-        contentType: stored.contentType,
-        body: stored.body,
-        finalUrl: stored.targetUrl,
-        targetStatus: stored.targetStatus ?? 0,
-      },
-    };
-  }
-  const code: ErrorCode = stored.errorCode ?? 'INTERNAL';
-  const { error } = JSON.parse(stored.body.toString('utf8')) as { error: string };
-  return { ok: false, error: new AppError(code, statusOf(code), error, {}) };
 }
 
 /** Stores the result once: a second save of the same request keeps the first. */

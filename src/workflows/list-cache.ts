@@ -8,12 +8,13 @@
  *
  * Why that is exact, across nodes on PostgreSQL too: every change to a workflow (create,
  * edit, rename, archive, unarchive, a run's lastRun and creditsSpent) takes the account's
- * next number and stamps the row with it in its own transaction (workflow-store.ts's
- * nextChangeSeq). The number is taken by updating the account row first, so on PostgreSQL
- * the row lock makes numbers commit in order; SQLite has one writer. A copy's number is
- * read before its rows, so every change up to it is in them and every later one has a
- * higher number. Reads that arrive while another brings the copy up to date wait for it,
- * then check against the number they read themselves: a caller always sees its own change.
+ * next number and stamps the row with it in its own transaction (nextChangeSeq in
+ * store/workflow-change-seq.ts). The number is taken by updating the account row first,
+ * so on PostgreSQL the row lock makes numbers commit in order; SQLite has one writer. A
+ * copy's number is read before its rows, so every change up to it is in them and every
+ * later one has a higher number. Reads that arrive while another brings the copy up to
+ * date wait for it, then check against the number they read themselves: a caller always
+ * sees its own change.
  */
 import type { Store } from '../store/db.js';
 import { preparedQuery } from '../store/prepared-query.js';

@@ -8,6 +8,7 @@ import { appError } from '../errors.js';
 import { normalizeWorkflowConfig } from '../scrape/params/index.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
+import { nextChangeSeq } from '../store/workflow-change-seq.js';
 import { WorkflowListCache } from './list-cache.js';
 import { applyMergePatch } from './merge-patch.js';
 import {
@@ -32,7 +33,6 @@ import {
   insertWorkflow,
   type ListFilter,
   listRecords,
-  nextChangeSeq,
   setArchived,
   updateWorkflow,
   type WorkflowRow,

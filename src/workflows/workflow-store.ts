@@ -5,8 +5,7 @@
  * and a page costs its own size.
  */
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
-import type { Dialect } from '../store/db.js';
-import { preparedQuery } from '../store/prepared-query.js';
+import type { Dialect } from '../store/dialect.js';
 import type { Database, RequestsTable, WorkflowsTable } from '../store/schema.js';
 
 /** A workflow as the API sees it (its change number is the list cache's business). */
@@ -31,28 +30,6 @@ export interface ListFilter {
 function olderThan(before: Position) {
   return (eb: ExpressionBuilder<Database, 'workflows' | 'requests'>) =>
     eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(before.createdAt, before.id));
-}
-
-const bumpChangeSeq = preparedQuery((db, accountId: string) =>
-  db
-    .updateTable('accounts')
-    .set((eb) => ({ workflow_seq: eb('workflow_seq', '+', 1) }))
-    .where('id', '=', accountId)
-    .returning('workflow_seq'),
-);
-
-/**
- * The next change number of the account's workflows, for the row the same transaction
- * changes (list-cache.ts). Call it before touching any workflow row: on PostgreSQL the
- * account row's lock then orders these transactions, so numbers commit in order, and every
- * transaction takes the account before the workflow (as a run's settlement does), which
- * cannot deadlock.
- */
-export async function nextChangeSeq(db: Db, accountId: string): Promise<number> {
-  const { rows } = await db.executeQuery(bumpChangeSeq(db, accountId));
-  const row = rows[0];
-  if (!row) throw new Error(`no account ${accountId}`);
-  return Number(row.workflow_seq);
 }
 
 export async function insertWorkflow(db: Db, row: WorkflowRow, changeSeq: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
-import type { Dialect } from '../db.js';
+import type { Dialect } from '../dialect.js';
 import * as initial from './001-initial.js';
 import * as webhookResults from './003-webhook-results.js';
 import * as ledgerEnds from './004-ledger-ends.js';
