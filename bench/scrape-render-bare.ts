@@ -9,12 +9,12 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
+import { DEFAULTS } from '../src/config.js';
 import {
   browserPids,
   CHROMIUM_ARGS,
   processTree,
 } from '../src/scrape/engines/browser/chromium-process.js';
-import { DEFAULT_CHROMIUM_PATH } from '../src/scrape/engines/browser/options.js';
 
 export interface BareResult {
   requests: number;
@@ -55,7 +55,7 @@ export async function runBareBaseline(
   url: string,
   requests: number,
   concurrency: number,
-  executablePath = DEFAULT_CHROMIUM_PATH,
+  executablePath = DEFAULTS.chromiumPath,
 ): Promise<BareResult> {
   const before = new Set(browserPids(executablePath));
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });

@@ -12,15 +12,14 @@ import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FiltersEngine } from '@ghostery/adblocker';
-import type { FilterManifest } from '../src/scrape/blockers/filter-engines.js';
+import type { EngineName, FilterManifest } from '../src/scrape/blockers/filter-engines.js';
 import {
   ENGINE_LISTS,
-  type EngineName,
   parseListHeader,
   readRawFilterList,
   rulesetFile,
-} from '../src/scrape/blockers/filter-lists.js';
-import { stripLocalHostExceptions } from '../src/scrape/blockers/local-host-exceptions.js';
+} from './filters/filter-lists.js';
+import { stripLocalHostExceptions } from './filters/local-host-exceptions.js';
 
 const ENGINE_NAMES = Object.keys(ENGINE_LISTS) as EngineName[];
 
@@ -40,8 +39,8 @@ function upToDate(outDir: string): boolean {
   const inputs = ENGINE_NAMES.flatMap((n) => ENGINE_LISTS[n].map((l) => rulesetFile(l.id)));
   // The build's own code and the engine format (a ghostery upgrade changes it) count as inputs.
   for (const code of [
-    '../src/scrape/blockers/filter-lists.ts',
-    '../src/scrape/blockers/local-host-exceptions.ts',
+    './filters/filter-lists.ts',
+    './filters/local-host-exceptions.ts',
     import.meta.url,
   ]) {
     inputs.push(fileURLToPath(new URL(code, import.meta.url)));

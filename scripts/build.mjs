@@ -46,7 +46,7 @@ step(
 step(
   'the filter engines (build/filters)',
   [join(root, 'build', 'filters', 'ads.bin'), join(root, 'build', 'filters', 'cookies.bin')],
-  [join(root, 'scripts', 'build-filters.ts'), join(root, 'src', 'scrape', 'blockers'), lock],
+  [join(root, 'scripts', 'build-filters.ts'), join(root, 'scripts', 'filters'), lock],
   process.execPath,
   ['--import', 'tsx', 'scripts/build-filters.ts', 'build/filters'],
 );

@@ -49,6 +49,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** JOB_LEASE_MS: how long a job lock lasts before another node may take it, default 60000. */
   jobLeaseMs: number;
+  /** JOB_POLL_MS: how often idle job workers look for due jobs (other nodes', retries), default 500. */
+  jobPollMs: number;
+  /** JOB_RETENTION_MS: ended jobs older than this are deleted (hourly), default 7 days. */
+  jobRetentionMs: number;
+  /** WEBHOOK_SCRAPE_CONCURRENCY: webhook scrapes run at once on this node, default 8. */
+  webhookScrapeConcurrency: number;
+  /** WEBHOOK_DELIVERY_CONCURRENCY: webhook delivery attempts in flight on this node, default 32. */
+  webhookDeliveryConcurrency: number;
   /** PG_POOL_SIZE: PostgreSQL connections per node (with DATABASE_URL), default 10. */
   pgPoolSize: number;
   /**
@@ -66,6 +74,40 @@ export interface Config {
   /** DASHBOARD_DIR: the built dashboard, default <package>/dist/dashboard. */
   dashboardDir: string;
 }
+
+/**
+ * Every default, stated once: loadConfig falls back to these, and a module or test that needs
+ * a setting's default imports it from here rather than repeating the figure.
+ */
+export const DEFAULTS = {
+  port: 8080,
+  host: '127.0.0.1',
+  dataDir: './data',
+  /** Tried first, then `chromium` on PATH. */
+  chromiumPath: '/usr/lib/chromium/chromium',
+  allowPrivateNetworks: false,
+  logLevel: 'info',
+  pricing: {
+    baseFetch: 1,
+    baseRender: 15,
+    multipliers: { datacenter: 1, residential: 10, mobile: 25 },
+  },
+  maxBodyBytes: 20 * 1024 * 1024,
+  accountConcurrency: 10,
+  nodeConcurrency: 64,
+  browserPages: 4,
+  shutdownGraceMs: 30_000,
+  webhookBackoffMs: 30_000,
+  webhookTimeoutMs: 10_000,
+  jobLeaseMs: 60_000,
+  jobPollMs: 500,
+  jobRetentionMs: 7 * 24 * 3600_000,
+  webhookScrapeConcurrency: 8,
+  webhookDeliveryConcurrency: 32,
+  pgPoolSize: 10,
+  markdownWorkers: 2,
+  markdownMaxMs: 10_000,
+} as const;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -118,7 +160,7 @@ function isExecutable(path: string): boolean {
 
 /** Debian's binary first: the /usr/bin/chromium wrapper adds flags and prints shell errors. */
 function findChromium(env: Env): string | null {
-  const candidates = ['/usr/lib/chromium/chromium'];
+  const candidates: string[] = [DEFAULTS.chromiumPath];
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir) candidates.push(join(dir, 'chromium'), join(dir, 'chromium-browser'));
   }
@@ -138,7 +180,7 @@ function databaseUrl(env: Env): string | null {
 const packageRoot = resolve(import.meta.dirname, '..');
 
 export function loadConfig(env: Env = process.env): Config {
-  const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
+  const logLevel = (env.LOG_LEVEL ?? DEFAULTS.logLevel).trim().toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
@@ -146,35 +188,60 @@ export function loadConfig(env: Env = process.env): Config {
   if (env.CHROMIUM_PATH && !isExecutable(env.CHROMIUM_PATH)) {
     throw new ConfigError(`CHROMIUM_PATH is not an executable file: ${env.CHROMIUM_PATH}`);
   }
+  const price = DEFAULTS.pricing;
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
-    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    port: integer(env, 'PORT', DEFAULTS.port, 0, 65535),
+    host: env.HOST?.trim() || DEFAULTS.host,
+    dataDir: resolve(env.DATA_DIR?.trim() || DEFAULTS.dataDir),
     databaseUrl: databaseUrl(env),
     chromiumPath,
-    allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false),
+    allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', DEFAULTS.allowPrivateNetworks),
     proxiesFile: env.PROXIES_FILE?.trim() || null,
     logLevel,
     pricing: {
-      baseFetch: positiveNumber(env, 'PRICE_FETCH', 1),
-      baseRender: positiveNumber(env, 'PRICE_RENDER', 15),
+      baseFetch: positiveNumber(env, 'PRICE_FETCH', price.baseFetch),
+      baseRender: positiveNumber(env, 'PRICE_RENDER', price.baseRender),
       multipliers: {
-        datacenter: positiveNumber(env, 'PRICE_MULT_DATACENTER', 1),
-        residential: positiveNumber(env, 'PRICE_MULT_RESIDENTIAL', 10),
-        mobile: positiveNumber(env, 'PRICE_MULT_MOBILE', 25),
+        datacenter: positiveNumber(env, 'PRICE_MULT_DATACENTER', price.multipliers.datacenter),
+        residential: positiveNumber(env, 'PRICE_MULT_RESIDENTIAL', price.multipliers.residential),
+        mobile: positiveNumber(env, 'PRICE_MULT_MOBILE', price.multipliers.mobile),
       },
     },
-    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 20 * 1024 * 1024, 1024, 1024 ** 3),
-    accountConcurrency: integer(env, 'ACCOUNT_CONCURRENCY', 10, 1, 10_000),
-    nodeConcurrency: integer(env, 'NODE_CONCURRENCY', 64, 1, 100_000),
-    browserPages: integer(env, 'BROWSER_PAGES', 4, 1, 256),
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 600_000),
-    webhookBackoffMs: integer(env, 'WEBHOOK_BACKOFF_MS', 30_000, 1, 3_600_000),
-    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    jobLeaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 100, 3_600_000),
-    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000),
-    markdownWorkers: integer(env, 'MARKDOWN_WORKERS', 2, 1, 64),
-    markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', 10_000, 100, 600_000),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', DEFAULTS.maxBodyBytes, 1024, 1024 ** 3),
+    accountConcurrency: integer(env, 'ACCOUNT_CONCURRENCY', DEFAULTS.accountConcurrency, 1, 10_000),
+    nodeConcurrency: integer(env, 'NODE_CONCURRENCY', DEFAULTS.nodeConcurrency, 1, 100_000),
+    browserPages: integer(env, 'BROWSER_PAGES', DEFAULTS.browserPages, 1, 256),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 600_000),
+    webhookBackoffMs: integer(env, 'WEBHOOK_BACKOFF_MS', DEFAULTS.webhookBackoffMs, 1, 3_600_000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULTS.webhookTimeoutMs, 100, 120_000),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', DEFAULTS.jobLeaseMs, 100, 3_600_000),
+    // Polling only finds other nodes' jobs and retries coming due (own enqueues wake at once).
+    jobPollMs: integer(env, 'JOB_POLL_MS', DEFAULTS.jobPollMs, 10, 60_000),
+    // Ended jobs are only history (the request record keeps the state): a minute to a year.
+    jobRetentionMs: integer(
+      env,
+      'JOB_RETENTION_MS',
+      DEFAULTS.jobRetentionMs,
+      60_000,
+      365 * 24 * 3600_000,
+    ),
+    webhookScrapeConcurrency: integer(
+      env,
+      'WEBHOOK_SCRAPE_CONCURRENCY',
+      DEFAULTS.webhookScrapeConcurrency,
+      1,
+      1024,
+    ),
+    webhookDeliveryConcurrency: integer(
+      env,
+      'WEBHOOK_DELIVERY_CONCURRENCY',
+      DEFAULTS.webhookDeliveryConcurrency,
+      1,
+      1024,
+    ),
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', DEFAULTS.pgPoolSize, 1, 1000),
+    markdownWorkers: integer(env, 'MARKDOWN_WORKERS', DEFAULTS.markdownWorkers, 1, 64),
+    markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', DEFAULTS.markdownMaxMs, 100, 600_000),
     filtersDir: resolve(env.FILTERS_DIR?.trim() || join(packageRoot, 'build', 'filters')),
     dashboardDir: resolve(env.DASHBOARD_DIR?.trim() || join(packageRoot, 'dist', 'dashboard')),
   };

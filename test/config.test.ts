@@ -1,7 +1,7 @@
 /** config.ts: defaults, and a bad value stops start-up with a message naming the variable. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -23,6 +23,37 @@ describe('loadConfig', () => {
     assert.equal(config.pgPoolSize, 10);
     assert.equal(config.markdownWorkers, 2);
     assert.equal(config.markdownMaxMs, 10_000);
+    assert.equal(config.nodeConcurrency, 64);
+    assert.equal(config.browserPages, 4);
+    assert.equal(config.shutdownGraceMs, 30_000);
+    assert.equal(config.webhookBackoffMs, 30_000);
+    assert.equal(config.webhookTimeoutMs, 10_000);
+    assert.equal(config.jobLeaseMs, 60_000);
+    assert.equal(config.jobPollMs, 500);
+    assert.equal(config.jobRetentionMs, 7 * 24 * 3600_000);
+    assert.equal(config.webhookScrapeConcurrency, 8);
+    assert.equal(config.webhookDeliveryConcurrency, 32);
+  });
+
+  it('takes every default from DEFAULTS, the one place they are stated', () => {
+    const config = loadConfig({});
+    for (const [key, value] of Object.entries(DEFAULTS)) {
+      if (key === 'chromiumPath' || key === 'dataDir') continue; // detected / resolved
+      assert.deepEqual(config[key as keyof typeof config], value, key);
+    }
+  });
+
+  it('reads the job and webhook worker settings', () => {
+    const config = loadConfig({
+      JOB_POLL_MS: '50',
+      JOB_RETENTION_MS: '3600000',
+      WEBHOOK_SCRAPE_CONCURRENCY: '2',
+      WEBHOOK_DELIVERY_CONCURRENCY: '64',
+    });
+    assert.equal(config.jobPollMs, 50);
+    assert.equal(config.jobRetentionMs, 3_600_000);
+    assert.equal(config.webhookScrapeConcurrency, 2);
+    assert.equal(config.webhookDeliveryConcurrency, 64);
   });
 
   it('reads the contract variables', () => {
@@ -55,6 +86,12 @@ describe('loadConfig', () => {
     ['ACCOUNT_CONCURRENCY', '0', /^ACCOUNT_CONCURRENCY must be between/],
     ['SHUTDOWN_GRACE_MS', '1.5', /^SHUTDOWN_GRACE_MS must be an integer/],
     ['PG_POOL_SIZE', '0', /^PG_POOL_SIZE must be between/],
+    ['JOB_POLL_MS', '5', /^JOB_POLL_MS must be between 10 and 60000/],
+    ['JOB_POLL_MS', 'soon', /^JOB_POLL_MS must be an integer/],
+    ['JOB_RETENTION_MS', '1000', /^JOB_RETENTION_MS must be between 60000 and/],
+    ['WEBHOOK_SCRAPE_CONCURRENCY', '0', /^WEBHOOK_SCRAPE_CONCURRENCY must be between 1 and 1024/],
+    ['WEBHOOK_DELIVERY_CONCURRENCY', '2000', /^WEBHOOK_DELIVERY_CONCURRENCY must be between 1/],
+    ['WEBHOOK_DELIVERY_CONCURRENCY', '8.5', /^WEBHOOK_DELIVERY_CONCURRENCY must be an integer/],
     ['CHROMIUM_PATH', '/nonexistent/chromium', /^CHROMIUM_PATH is not an executable file/],
   ];
   for (const [name, value, message] of bad) {

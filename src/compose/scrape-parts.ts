@@ -1,7 +1,6 @@
 /**
  * Builds the scrape side of the service from config: proxy pools, the SSRF guard's resolver,
- * the planner, admission, and the pipeline's parts (the fetch and browser engines with the
- * blockers wired in, the output stage).
+ * the fetch and browser engines with the blockers wired in, the planner and admission.
  */
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
@@ -27,12 +26,12 @@ import { createFetchEngine } from '../scrape/engines/fetch-engine.js';
 import { createCachingLookup } from '../scrape/net/dns-cache.js';
 import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
 import { createOutputStage } from '../scrape/output/index.js';
-import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
+import type { Engines } from '../scrape/run-scrape.js';
 import type { Store } from '../store/db.js';
 
 export interface ScrapeParts {
-  pipeline: PipelineParts;
+  engines: Engines;
   planner: Planner;
   admission: Admission;
   close(): Promise<void>;
@@ -75,10 +74,11 @@ export async function buildScrapeParts(
     lookup,
   });
   const consentAssets = loadConsentRejectorAssets();
-  const hook: BrowserBlockersHook | null = filters
+  const hook: BrowserBlockersHook<FilterEngines> | null = filters
     ? {
-        matchesNetworkBlock: (request, which) => matchesNetworkBlock(filters, request, which),
-        cosmeticCss: (pageUrl, which, dom) => cosmeticCss(filters, pageUrl, which, dom),
+        engines: filters,
+        matchesNetworkBlock,
+        cosmeticCss,
         collectDomTokensInPage,
         installConsentRejector: (page) => installConsentRejector(page, consentAssets),
       }
@@ -88,7 +88,8 @@ export async function buildScrapeParts(
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxConcurrentPages: config.browserPages,
     guard: { lookup },
-    ...(hook ? { blockers: hook } : {}),
+    // The hook is generic over its engines; the pool only hands them back to the hook.
+    ...(hook ? { blockers: hook as unknown as BrowserBlockersHook } : {}),
   });
   const slots =
     store.dialect === 'postgres'
@@ -102,8 +103,8 @@ export async function buildScrapeParts(
     ...(filters ? { filtersDir: config.filtersDir } : {}),
   });
   return {
-    pipeline: { fetch, browser, filters, output },
-    planner: createPlanner(pools, guard, config.pricing),
+    engines: { fetch, browser, filters, output },
+    planner: createPlanner(pools, guard),
     admission: createAdmission(slots, config.nodeConcurrency),
     async close() {
       await Promise.allSettled([fetch.close(), browser.close(), output.close()]);

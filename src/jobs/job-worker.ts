@@ -31,12 +31,12 @@ export interface JobWorkerOptions {
   workerId: string;
   kinds: readonly string[];
   handler: JobHandler;
-  /** Jobs handled at once. Default 8. */
-  concurrency?: number;
-  /** Lease length; renewed every third of it while a handler runs. Default 60000. */
-  leaseMs?: number;
-  /** Idle poll interval (other nodes' jobs, retries coming due). Default 500. */
-  pollMs?: number;
+  /** Jobs handled at once (WEBHOOK_SCRAPE_CONCURRENCY, WEBHOOK_DELIVERY_CONCURRENCY). */
+  concurrency: number;
+  /** JOB_LEASE_MS: lease length; renewed every third of it while a handler runs. */
+  leaseMs: number;
+  /** JOB_POLL_MS: idle poll interval (other nodes' jobs, retries coming due). */
+  pollMs: number;
   /** Where unexpected errors go (a handler that threw, a database hiccup). */
   onError?: (error: unknown, job?: ClaimedJob) => void;
 }
@@ -65,9 +65,9 @@ export class JobWorker {
   private renewTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: JobWorkerOptions) {
-    this.concurrency = options.concurrency ?? 8;
-    this.leaseMs = options.leaseMs ?? 60_000;
-    this.pollMs = options.pollMs ?? 500;
+    this.concurrency = options.concurrency;
+    this.leaseMs = options.leaseMs;
+    this.pollMs = options.pollMs;
     this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
   }
 

@@ -18,8 +18,8 @@ import {
 } from 'playwright-core';
 import { build } from 'vite';
 import { FORM_FIELDS } from '../../dashboard/src/lib/config-form.js';
+import { DEFAULTS } from '../../src/config.js';
 import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
-import { DEFAULT_CHROMIUM_PATH } from '../../src/scrape/engines/browser/options.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService } from '../helpers/service.js';
 import { lowContrastTexts, tabWalk, unlabelledControls } from './page-checks.js';
@@ -68,7 +68,7 @@ describe('dashboard', () => {
     site.html('/form', FORM_PAGE);
     service = await startService({ allowPrivateNetworks: true, credits: 10_000 });
     browser = await chromium.launch({
-      executablePath: DEFAULT_CHROMIUM_PATH,
+      executablePath: DEFAULTS.chromiumPath,
       args: [...CHROMIUM_ARGS],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -20,8 +20,8 @@ export interface DeliveryJobDeps {
   db: Kysely<Database>;
   jobs: JobQueue;
   post: WebhookPoster;
-  /** Base of the exponential backoff (WEBHOOK_BACKOFF_MS). Default 30000. */
-  backoffMs?: number;
+  /** WEBHOOK_BACKOFF_MS: base of the exponential backoff. */
+  backoffMs: number;
   /** `User-Agent` of deliveries. Default `pagegrab-webhook/1`. */
   userAgent?: string;
   /** Told how each attempt ended (for metrics). */
@@ -31,7 +31,7 @@ export interface DeliveryJobDeps {
 /** An attempt delivered, will be retried, or ended the delivery as failed. */
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed';
 
-export function deliveryHeaders(
+function deliveryHeaders(
   payload: DeliveryPayload,
   stored: StoredResult,
   secret: string,
@@ -63,7 +63,7 @@ async function webhookSecretOf(db: Kysely<Database>, accountId: string): Promise
 
 export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
   const { db, post } = deps;
-  const backoffMs = deps.backoffMs ?? 30_000;
+  const { backoffMs } = deps;
   const userAgent = deps.userAgent ?? 'pagegrab-webhook/1';
 
   /**

@@ -24,8 +24,8 @@ export interface WebhookPosterOptions {
   guard: GuardOptions;
   /** Guarded dispatcher (see scrape/engines/fetch/dispatchers.ts). */
   dispatcher: Dispatcher;
-  /** Whole-attempt timeout (connect, send, answer). Default 10000. */
-  timeoutMs?: number;
+  /** WEBHOOK_TIMEOUT_MS: whole-attempt timeout (connect, send, answer). */
+  timeoutMs: number;
 }
 
 /** Bytes of a receiver's answer read (and dropped) so the socket can be reused. */
@@ -40,7 +40,7 @@ function networkReason(error: unknown): string {
 }
 
 export function createWebhookPoster(options: WebhookPosterOptions) {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const { timeoutMs } = options;
   return async function post(delivery: WebhookPost, signal: AbortSignal): Promise<AttemptResult> {
     try {
       await assertPublicUrl(delivery.url, options.guard);

@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import { ChatWidgetMatcher } from './chat-widgets.js';
-import type { EngineName } from './filter-lists.js';
 
 /** What the caller asked to block (block_ads, block_cookie_banners, block_chat_widgets). */
 export interface BlockSelection {
@@ -15,6 +14,9 @@ export interface BlockSelection {
   cookieBanners: boolean;
   chatWidgets: boolean;
 }
+
+/** The two engines the build writes (scripts/filters/filter-lists.ts says from which lists). */
+export type EngineName = 'ads' | 'cookies';
 
 /** manifest.json written next to the engines by the build. */
 export interface FilterManifest {
@@ -161,11 +163,8 @@ function hrefValue(selector: string): string {
   return /href[*^$]?="([^"]*)"/.exec(selector)?.[1] ?? '';
 }
 
-/**
- * Loads `ads.bin`, `cookies.bin` and `manifest.json` from `dir`.
- * @param dir default `build/filters` (relative to the working directory)
- */
-export async function loadFilterEngines(dir = 'build/filters'): Promise<FilterEngines> {
+/** Loads `ads.bin`, `cookies.bin` and `manifest.json` from `dir` (FILTERS_DIR). */
+export async function loadFilterEngines(dir: string): Promise<FilterEngines> {
   const read = async (file: string): Promise<Buffer> => {
     try {
       return await readFile(join(dir, file));

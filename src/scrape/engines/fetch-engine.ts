@@ -19,8 +19,8 @@ import { RedirectCookies } from './fetch/redirect-cookies.js';
 export interface FetchEngineOptions {
   /** ALLOW_PRIVATE_NETWORKS: reach loopback/private targets (tests, local use). */
   allowPrivateNetworks: boolean;
-  /** Largest body accepted, on the wire and decompressed. Default 20 MiB. */
-  maxBodyBytes?: number;
+  /** MAX_BODY_BYTES: largest body accepted, on the wire and decompressed. */
+  maxBodyBytes: number;
   /** Redirects followed before giving up. Default 10. */
   maxRedirects?: number;
   /** Sockets open at once to one origin, per direct or proxy route. Default 32. */
@@ -44,9 +44,8 @@ export interface FetchEngine {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
-export const DEFAULT_MAX_REDIRECTS = 10;
-export const DEFAULT_CONNECTIONS_PER_ORIGIN = 32;
+const DEFAULT_MAX_REDIRECTS = 10;
+const DEFAULT_CONNECTIONS_PER_ORIGIN = 32;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -55,7 +54,7 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 }
 
 export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limit = options.maxBodyBytes;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const baseHeaders = navigationHeaders(options.userAgent ?? DEFAULT_USER_AGENT);
   const guard: GuardOptions = {

@@ -4,10 +4,9 @@
  *
  * Markdown, and the render=false static blocker, run in a worker pool (output-pool.ts) so
  * that a large or hostile page never blocks the event loop; a page that needs both costs one
- * trip. `produceOutput` converts in-line (no blocking) and is kept for callers without a pool.
+ * trip.
  */
 import { appError } from '../../errors.js';
-import { htmlToMarkdown } from '../../markdown/index.js';
 import type { BlockSelection } from '../blockers/filter-engines.js';
 import type { OutputType, PageSnapshot, ScrapePlan, ScrapeResult } from '../types.js';
 import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
@@ -35,16 +34,6 @@ const producers: Record<
   },
 };
 
-const inLine: Transform = (html, pageUrl, markdown) =>
-  markdown ? htmlToMarkdown(html, pageUrl) : html;
-
-/** Converts in-line, on the calling thread, without blocking (tests, tools). */
-export function produceOutput(plan: ScrapePlan, snapshot: PageSnapshot): ScrapeResult {
-  const produced = producers[plan.output](snapshot, inLine);
-  if (produced instanceof Promise) throw new Error('unreachable: in-line producers are sync');
-  return { ...produced, finalUrl: snapshot.finalUrl, targetStatus: snapshot.status };
-}
-
 export interface OutputStage {
   /**
    * Strips `block` from the page's HTML (render=false blocking; only when the stage has a
@@ -58,8 +47,8 @@ export interface OutputStage {
 
 export type OutputStageOptions = OutputPoolOptions;
 
-/** Built by the composition root (build-engines.ts); closed on shutdown. */
-export function createOutputStage(options: OutputStageOptions = {}): OutputStage {
+/** Built by the composition root (compose/scrape-parts.ts); closed on shutdown. */
+export function createOutputStage(options: OutputStageOptions): OutputStage {
   const pool: OutputPool = createOutputPool(options);
   return {
     async produce(plan, snapshot, block) {

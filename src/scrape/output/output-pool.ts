@@ -15,10 +15,10 @@ import type { BlockSelection } from '../blockers/filter-engines.js';
 import type { OutputReply, OutputRequest, OutputWorkerData } from './output-worker.js';
 
 export interface OutputPoolOptions {
-  /** Worker threads. Default 2 (pages beyond that wait their turn). */
-  size?: number;
-  /** Longest one page (strip + conversion) may run, whatever the scrape's budget. Default 10 000 ms. */
-  maxMs?: number;
+  /** MARKDOWN_WORKERS: worker threads (pages beyond that wait their turn). */
+  size: number;
+  /** MARKDOWN_MAX_MS: longest one page (strip + conversion) may run, whatever the scrape's budget. */
+  maxMs: number;
   /**
    * The built filter engines (loadFilterEngines), loaded by each worker at boot. Default
    * none: the pool then only converts, and a job asking to strip fails with INTERNAL.
@@ -50,9 +50,6 @@ export interface OutputPool {
   close(): Promise<void>;
 }
 
-export const DEFAULT_POOL_SIZE = 2;
-export const DEFAULT_MAX_MS = 10_000;
-
 interface Job {
   id: number;
   request: OutputRequest;
@@ -83,9 +80,9 @@ function startWorker(workerData: OutputWorkerData): Worker {
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
-export function createOutputPool(options: OutputPoolOptions = {}): OutputPool {
-  const size = Math.max(1, options.size ?? DEFAULT_POOL_SIZE);
-  const maxMs = options.maxMs ?? DEFAULT_MAX_MS;
+export function createOutputPool(options: OutputPoolOptions): OutputPool {
+  const size = Math.max(1, options.size);
+  const { maxMs } = options;
   const workerData: OutputWorkerData = options.filtersDir ? { filtersDir: options.filtersDir } : {};
   const slots: Slot[] = [];
   const queue: Job[] = [];

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createAccount } from '../../../src/accounts/account-store.js';
+import { DEFAULTS } from '../../../src/config.js';
 import { deliveryJobHandler } from '../../../src/jobs/webhooks/delivery-job.js';
 import {
   DELIVERY_JOB,
@@ -33,6 +34,7 @@ const dispatchers = createDispatchers({ allowPrivate: true }, 4);
 const post = createWebhookPoster({
   guard: { allowPrivate: true },
   dispatcher: dispatchers.get(null),
+  timeoutMs: DEFAULTS.webhookTimeoutMs,
 });
 let store: Store;
 let receiver: WebhookReceiver;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { DEFAULTS } from '../../../src/config.js';
 import { createWebhookPoster } from '../../../src/jobs/webhooks/post-webhook.js';
 import { createDispatchers } from '../../../src/scrape/engines/fetch/dispatchers.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
@@ -25,6 +26,7 @@ test('a webhook address that resolves to a non-public address is refused before 
   const post = createWebhookPoster({
     guard: { allowPrivate: false },
     dispatcher: guarded.get(null),
+    timeoutMs: DEFAULTS.webhookTimeoutMs,
   });
   const result = await post(
     { url: receiver.url('/guarded'), body, headers },
@@ -59,7 +61,11 @@ test('a receiver slower than the timeout is a retry', async () => {
 
 test('3xx answers are final and redirects are not followed', async () => {
   receiver.script('/moved', [301]);
-  const post = createWebhookPoster({ guard: { allowPrivate: true }, dispatcher: open.get(null) });
+  const post = createWebhookPoster({
+    guard: { allowPrivate: true },
+    dispatcher: open.get(null),
+    timeoutMs: DEFAULTS.webhookTimeoutMs,
+  });
   const result = await post(
     { url: receiver.url('/moved'), body, headers },
     new AbortController().signal,
@@ -69,7 +75,11 @@ test('3xx answers are final and redirects are not followed', async () => {
 
 test('429 and 408 are retries; the body arrives byte for byte', async () => {
   receiver.script('/busy', [429, 408]);
-  const post = createWebhookPoster({ guard: { allowPrivate: true }, dispatcher: open.get(null) });
+  const post = createWebhookPoster({
+    guard: { allowPrivate: true },
+    dispatcher: open.get(null),
+    timeoutMs: DEFAULTS.webhookTimeoutMs,
+  });
   const signal = new AbortController().signal;
   const binary = Buffer.from([0, 255, 128, 10, 13]);
   const send = () => post({ url: receiver.url('/busy'), body: binary, headers }, signal);
@@ -100,7 +110,11 @@ async function droppingReceiver(drops: number) {
 }
 
 test('a connection dropped without an answer is sent once more within the attempt', async () => {
-  const post = createWebhookPoster({ guard: { allowPrivate: true }, dispatcher: open.get(null) });
+  const post = createWebhookPoster({
+    guard: { allowPrivate: true },
+    dispatcher: open.get(null),
+    timeoutMs: DEFAULTS.webhookTimeoutMs,
+  });
   const signal = new AbortController().signal;
   const once = await droppingReceiver(1);
   try {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium } from 'playwright-core';
+import { DEFAULTS } from '../../../src/config.js';
 import {
   type BlockSelection,
   collectDomTokensInPage,
@@ -13,7 +14,6 @@ import {
   matchesNetworkBlock,
 } from '../../../src/scrape/blockers/filter-engines.js';
 import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-process.js';
-import { DEFAULT_CHROMIUM_PATH } from '../../../src/scrape/engines/browser/options.js';
 import { builtFilterDir } from './built-filters.js';
 
 const FIXTURE = readFileSync(
@@ -45,7 +45,7 @@ describe('in-browser blocking with the filter engines (real Chromium)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
-      executablePath: DEFAULT_CHROMIUM_PATH,
+      executablePath: DEFAULTS.chromiumPath,
       args: [...CHROMIUM_ARGS],
     });
   });

@@ -3,13 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { DEFAULTS } from '../../../src/config.js';
 import {
   type ConsentRejectorAssets,
   installConsentRejector,
   loadConsentRejectorAssets,
 } from '../../../src/scrape/blockers/consent-rejector.js';
 import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-process.js';
-import { DEFAULT_CHROMIUM_PATH } from '../../../src/scrape/engines/browser/options.js';
 
 // OneTrust's banner as its SDK renders it: autoconsent's Onetrust rule detects
 // #onetrust-banner-sdk and, to opt out, clicks a visible #onetrust-reject-all-handler.
@@ -60,7 +60,7 @@ describe('installConsentRejector (real Chromium)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
-      executablePath: DEFAULT_CHROMIUM_PATH,
+      executablePath: DEFAULTS.chromiumPath,
       args: [...CHROMIUM_ARGS],
     });
   });

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { after, before, test } from 'node:test';
+import { DEFAULTS } from '../../../src/config.js';
 import { type AppError, isAppError } from '../../../src/errors.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
 import type { ProxyEndpoint } from '../../../src/scrape/types.js';
 import { type FixtureSite, PLAIN_PAGE, startFixtureSite } from '../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../helpers/forward-proxy.js';
 import { fetchPlan } from './fetch-plan.js';
+
+const { maxBodyBytes } = DEFAULTS;
 
 // Two loopback sites on the same port: 127.0.0.1 plays a public host and 127.0.0.2 an
 // internal one (a substitute address policy tells them apart; traffic stays on loopback).
@@ -22,7 +25,7 @@ before(async () => {
   internal = await startFixtureSite({ host: '127.0.0.2', port: site.port });
   proxy = await startForwardProxy();
   authProxy = await startForwardProxy({ auth: { username: 'scraper', password: 's3cr:t@' } });
-  engine = createFetchEngine({ allowPrivateNetworks: true });
+  engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes });
 });
 after(async () => {
   await engine.close();
@@ -123,7 +126,7 @@ test('a proxy refusing our credentials with no failover is a 502 without the cre
 });
 
 test('a loopback target is refused before any connection when private networks are not allowed', async () => {
-  const strict = createFetchEngine({ allowPrivateNetworks: false });
+  const strict = createFetchEngine({ allowPrivateNetworks: false, maxBodyBytes });
   try {
     site.resetCounters();
     for (const [url, host] of [
@@ -144,7 +147,7 @@ test('a loopback target is refused before any connection when private networks a
 });
 
 test('a loopback target is refused before the proxy is asked', async () => {
-  const strict = createFetchEngine({ allowPrivateNetworks: false });
+  const strict = createFetchEngine({ allowPrivateNetworks: false, maxBodyBytes });
   try {
     proxy.resetCounters();
     const error = await failure(
@@ -160,6 +163,7 @@ test('a loopback target is refused before the proxy is asked', async () => {
 test('a redirect to a non-public address is refused at the hop', async () => {
   const strict = createFetchEngine({
     allowPrivateNetworks: false,
+    maxBodyBytes,
     isAllowedAddress: onlyFirstLoopbackIsPublic,
   });
   try {
@@ -178,6 +182,7 @@ test('a redirect to a non-public address is refused at the hop', async () => {
 test('the same redirect is followed when the policy allows the address (control)', async () => {
   const lax = createFetchEngine({
     allowPrivateNetworks: false,
+    maxBodyBytes,
     isAllowedAddress: (ip) => ip.startsWith('127.'),
   });
   try {
@@ -200,6 +205,7 @@ test('a DNS answer that changes after the check cannot reach the internal addres
   };
   const strict = createFetchEngine({
     allowPrivateNetworks: false,
+    maxBodyBytes,
     isAllowedAddress: onlyFirstLoopbackIsPublic,
     lookup: rebinding,
   });

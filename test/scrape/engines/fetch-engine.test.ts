@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
+import { DEFAULTS } from '../../../src/config.js';
 import { type AppError, isAppError } from '../../../src/errors.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
 import {
@@ -11,6 +12,8 @@ import {
   startFixtureSite,
 } from '../../helpers/fixture-site.js';
 import { fetchPlan } from './fetch-plan.js';
+
+const { maxBodyBytes } = DEFAULTS;
 
 let site: FixtureSite;
 let engine: FetchEngine;
@@ -196,7 +199,7 @@ test('windows-1252 0x80 is € and 0x9F is Ÿ', async () => {
 
 test('repeated scrapes of one host reuse a keep-alive connection', async () => {
   const fresh = await startFixtureSite();
-  const reuse = createFetchEngine({ allowPrivateNetworks: true });
+  const reuse = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes });
   try {
     for (let i = 0; i < 5; i += 1) {
       await reuse.fetch(fetchPlan(fresh.url('/page')));
@@ -222,7 +225,11 @@ test('a refused connection is a 502 naming the host', async () => {
 
 test('a burst of scrapes of one site opens no more than connectionsPerOrigin sockets', async () => {
   const fresh = await startFixtureSite();
-  const capped = createFetchEngine({ allowPrivateNetworks: true, connectionsPerOrigin: 4 });
+  const capped = createFetchEngine({
+    allowPrivateNetworks: true,
+    maxBodyBytes,
+    connectionsPerOrigin: 4,
+  });
   try {
     const pages = await Promise.all(
       Array.from({ length: 40 }, () => capped.fetch(fetchPlan(fresh.url('/page')))),

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
+import { DEFAULTS } from '../../../src/config.js';
 import { isAppError } from '../../../src/errors.js';
 import { htmlToMarkdown } from '../../../src/markdown/index.js';
 import { loadFilterEngines } from '../../../src/scrape/blockers/filter-engines.js';
@@ -89,7 +90,7 @@ describe('output pool (Markdown)', () => {
   });
 
   it('fails pending conversions with NOT_READY on close', async () => {
-    const own = createOutputPool({ size: 1 });
+    const own = createOutputPool({ size: 1, maxMs: DEFAULTS.markdownMaxMs });
     const pending = own
       .run({ html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true })
       .catch((e: unknown) => e);
@@ -186,7 +187,7 @@ describe('output pool (static blocker)', () => {
   });
 
   it('a pool without a filters dir refuses a strip with INTERNAL', async () => {
-    const own = createOutputPool({ size: 1 });
+    const own = createOutputPool({ size: 1, maxMs: DEFAULTS.markdownMaxMs });
     try {
       const error = await own
         .run({ html: FIXTURE, pageUrl: PAGE, block: ADS, markdown: false })

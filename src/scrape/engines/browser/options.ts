@@ -2,19 +2,26 @@
  * The browser engine's settings. Every limit is explicit and documented with its default
  * (crawlee's browser-pool is the model): the composition root passes values from config.ts.
  */
+import { DEFAULTS } from '../../../config.js';
 import type { GuardOptions } from '../../net/ssrf-guard.js';
 import type { BrowserBlockersHook } from './blockers-hook.js';
 
 export interface BrowserEngineOptions {
-  /** The Chromium binary. Default `/usr/lib/chromium/chromium` (Debian's real binary, not the wrapper script). */
+  /**
+   * CHROMIUM_PATH: the Chromium binary. Default `DEFAULTS.chromiumPath`, Debian's real binary
+   * (not the wrapper script).
+   */
   executablePath?: string;
   /**
    * ALLOW_PRIVATE_NETWORKS: when true the page may reach loopback/private addresses and
-   * contexts connect directly. When false (default) every context goes through the guard
-   * proxy in this process (src/scrape/net/guard-proxy.ts), chained to the plan's upstream.
+   * contexts connect directly. When false every context goes through the guard proxy in
+   * this process (src/scrape/net/guard-proxy.ts), chained to the plan's upstream.
    */
-  allowPrivateNetworks?: boolean;
-  /** Pages rendering at once on this node, over all browsers. Default 4 (2 cores: CPU-bound beyond). */
+  allowPrivateNetworks: boolean;
+  /**
+   * BROWSER_PAGES: pages rendering at once on this node, over all browsers (CPU-bound beyond
+   * a few on 2 cores). Default `DEFAULTS.browserPages` (4).
+   */
   maxConcurrentPages?: number;
   /** Requests waiting for a page before `NODE_SATURATED` (503). Default 64. */
   maxQueuedRequests?: number;
@@ -62,8 +69,6 @@ export interface BrowserEngineOptions {
 export type ResolvedBrowserOptions = Required<Omit<BrowserEngineOptions, 'blockers' | 'guard'>> &
   Pick<BrowserEngineOptions, 'blockers' | 'guard'>;
 
-export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
-
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
     throw new TypeError(`browser engine: ${name} must be a positive integer, got ${value}`);
@@ -73,9 +78,12 @@ function positiveInt(name: string, value: number): number {
 
 export function resolveOptions(options: BrowserEngineOptions): ResolvedBrowserOptions {
   return {
-    executablePath: options.executablePath ?? DEFAULT_CHROMIUM_PATH,
-    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
-    maxConcurrentPages: positiveInt('maxConcurrentPages', options.maxConcurrentPages ?? 4),
+    executablePath: options.executablePath ?? DEFAULTS.chromiumPath,
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    maxConcurrentPages: positiveInt(
+      'maxConcurrentPages',
+      options.maxConcurrentPages ?? DEFAULTS.browserPages,
+    ),
     maxQueuedRequests: options.maxQueuedRequests ?? 64,
     browsers: positiveInt('browsers', options.browsers ?? 1),
     retireAfterContexts: positiveInt('retireAfterContexts', options.retireAfterContexts ?? 200),

@@ -11,8 +11,7 @@
  * is the one no connection can get around.
  */
 import { checkUrlAllowed, type GuardOptions, hostOf, type UrlCheck } from '../../net/ssrf-guard.js';
-import type { BlockSelection } from '../../types.js';
-import { anyBlocker, type BrowserBlockersHook } from './blockers-hook.js';
+import { anyBlocker, type BlockerSelection, type BrowserBlockersHook } from './blockers-hook.js';
 
 /**
  * Hosts Chromium calls on its own (updates, sign-in, safe browsing, variations). Blocked
@@ -56,7 +55,7 @@ export interface RequestPolicyInit {
   guard?: Pick<GuardOptions, 'lookup' | 'isAllowedAddress'>;
   blockedTypes: ReadonlySet<string>;
   blockers?: BrowserBlockersHook;
-  which: BlockSelection;
+  which: BlockerSelection;
 }
 
 /** One request's policy; lives on the warm page while that request renders. */
@@ -88,7 +87,7 @@ export class RequestPolicy {
       const { blockers, which } = this.init;
       if (blockers && anyBlocker(which)) {
         const request = { url: facts.url, type: facts.type, sourceUrl: facts.sourceUrl };
-        if (blockers.matchesNetworkBlock(request, which)) {
+        if (blockers.matchesNetworkBlock(blockers.engines, request, which)) {
           return { action: 'abort', why: 'blocker' };
         }
       }

@@ -4,7 +4,7 @@ import {
   isLocalHost,
   isLocalHostException,
   stripLocalHostExceptions,
-} from '../../../src/scrape/blockers/local-host-exceptions.js';
+} from '../../../scripts/filters/local-host-exceptions.js';
 
 describe('local-host exceptions', () => {
   it('classifies loopback, private and .localhost hosts as local', () => {

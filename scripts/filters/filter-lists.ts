@@ -8,8 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-export type EngineName = 'ads' | 'cookies';
+import type { EngineName } from '../../src/scrape/blockers/filter-engines.js';
 
 export interface ListSource {
   /** AdGuard filter id, also the dnr-rulesets folder suffix. */
@@ -35,7 +34,7 @@ export interface ListHeader {
 }
 
 /** The installed @adguard/dnr-rulesets package directory (its exports map hides package.json). */
-export function dnrRulesetsDir(): string {
+function dnrRulesetsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.resolve('@adguard/dnr-rulesets')));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
