@@ -6,7 +6,7 @@
  */
 import { createBrowserEngine } from '../src/scrape/engines/browser/index.js';
 import { DEFAULT_SCRAPE_OPTIONS } from '../src/scrape/params/index.js';
-import type { ScrapePlan } from '../src/scrape/types.js';
+import type { ScrapeRun } from '../src/scrape/types.js';
 import {
   percentile,
   runBareBaseline,
@@ -14,12 +14,14 @@ import {
   treeCpuSeconds,
 } from './scrape-render-bare.js';
 
-export function benchPlan(url: string): ScrapePlan {
+export function benchPlan(url: string): ScrapeRun {
   return {
     options: { ...DEFAULT_SCRAPE_OPTIONS, url, render: true },
     engine: 'browser',
     output: 'html',
+    block: null,
     proxies: [],
+    isolationKey: 'bench',
     deadline: Date.now() + 60_000,
     signal: new AbortController().signal,
   };

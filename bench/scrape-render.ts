@@ -226,7 +226,9 @@ async function engineCell(url: string, guarded: boolean, n: number, c: number): 
       options: { ...DEFAULT_SCRAPE_OPTIONS, url, render: true, timeoutMs },
       engine: 'browser',
       output: 'html',
+      block: null,
       proxies: [],
+      isolationKey: 'bench',
       deadline: Date.now() + timeoutMs,
       signal: new AbortController().signal,
     });

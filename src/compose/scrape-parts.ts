@@ -1,6 +1,7 @@
 /**
  * Builds the scrape side of the service from config: proxy pools, the SSRF guard's resolver,
- * the fetch and browser engines with the blockers wired in, the planner and admission.
+ * the planner, admission, and the pipeline's parts (the fetch and browser engines with the
+ * blockers wired in, the output stage).
  */
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
@@ -26,12 +27,12 @@ import { createFetchEngine } from '../scrape/engines/fetch-engine.js';
 import { createCachingLookup } from '../scrape/net/dns-cache.js';
 import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
 import { createOutputStage } from '../scrape/output/index.js';
+import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
-import type { Engines } from '../scrape/run-scrape.js';
 import type { Store } from '../store/db.js';
 
 export interface ScrapeParts {
-  engines: Engines;
+  pipeline: PipelineParts;
   planner: Planner;
   admission: Admission;
   close(): Promise<void>;
@@ -74,11 +75,10 @@ export async function buildScrapeParts(
     lookup,
   });
   const consentAssets = loadConsentRejectorAssets();
-  const hook: BrowserBlockersHook<FilterEngines> | null = filters
+  const hook: BrowserBlockersHook | null = filters
     ? {
-        engines: filters,
-        matchesNetworkBlock,
-        cosmeticCss,
+        matchesNetworkBlock: (request, which) => matchesNetworkBlock(filters, request, which),
+        cosmeticCss: (pageUrl, which, dom) => cosmeticCss(filters, pageUrl, which, dom),
         collectDomTokensInPage,
         installConsentRejector: (page) => installConsentRejector(page, consentAssets),
       }
@@ -88,8 +88,7 @@ export async function buildScrapeParts(
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxConcurrentPages: config.browserPages,
     guard: { lookup },
-    // The hook is generic over its engines; the pool only hands them back to the hook.
-    ...(hook ? { blockers: hook as unknown as BrowserBlockersHook } : {}),
+    ...(hook ? { blockers: hook } : {}),
   });
   const slots =
     store.dialect === 'postgres'
@@ -103,8 +102,8 @@ export async function buildScrapeParts(
     ...(filters ? { filtersDir: config.filtersDir } : {}),
   });
   return {
-    engines: { fetch, browser, filters, output },
-    planner: createPlanner(pools, guard),
+    pipeline: { fetch, browser, filters, output },
+    planner: createPlanner(pools, guard, config.pricing),
     admission: createAdmission(slots, config.nodeConcurrency),
     async close() {
       await Promise.allSettled([fetch.close(), browser.close(), output.close()]);

@@ -1,53 +1,105 @@
 /**
- * Turns validated options into a plan: engine, output, proxies, deadline. Checks that can
- * refuse the request (proxy availability, the target's address) run here, before any credit
- * moves.
+ * The planner: what a scrape will do, decided once and before any credit moves. The plan is
+ * complete (engine, output, blockers, proxies, price, isolation key) and nothing changes it
+ * afterwards; the proxies are picked here, once, so the rotation turns once per scrape.
  */
+import { priceOf } from '../billing/pricing.js';
+import type { Pricing } from '../config.js';
 import { appError } from '../errors.js';
 import type { ProxyPools } from './net/proxy-pools.js';
 import { assertPublicUrl, type GuardOptions } from './net/ssrf-guard.js';
-import { engineOf, outputTypeOf } from './params/index.js';
-import type { ProxyEndpoint, ScrapeOptions, ScrapePlan } from './types.js';
+import type {
+  BlockSelection,
+  EngineName,
+  OutputType,
+  ScrapeOptions,
+  ScrapePlan,
+  ScrapeRun,
+} from './types.js';
+
+/** What the planner is told about a validated request. */
+export interface PlanRequest {
+  requestId: string;
+  accountId: string;
+  concurrencyLimit: number;
+  workflowId: string | null;
+  options: ScrapeOptions;
+  createdAt: number;
+}
 
 export interface Planner {
-  /** 400 `Proxy unavailable: ...` when no configured proxy matches. */
-  proxiesFor(options: ScrapeOptions): ProxyEndpoint[];
+  /** The plan of a validated request; 400 `Proxy unavailable: ...` when no proxy matches. */
+  plan(request: PlanRequest): ScrapePlan;
   /** 400 `URL is not allowed: ...` for a non-public target or webhook. */
   assertAllowed(url: string): Promise<void>;
 }
 
-export function createPlanner(pools: ProxyPools, guard: GuardOptions): Planner {
+export function createPlanner(pools: ProxyPools, guard: GuardOptions, pricing: Pricing): Planner {
   return {
-    proxiesFor: (options) => pools.select(options.proxyType, options.proxyCountry),
+    plan(request) {
+      const { options } = request;
+      const proxies = pools.select(options.proxyType, options.proxyCountry);
+      return Object.freeze({
+        ...request,
+        options: Object.freeze({ ...options }),
+        engine: engineOf(options),
+        output: outputTypeOf(options),
+        block: blockSelectionOf(options),
+        proxies: Object.freeze(proxies),
+        price: priceOf(pricing, options.render, options.proxyType),
+        // Browser contexts are never shared between accounts.
+        isolationKey: request.accountId,
+      });
+    },
     async assertAllowed(url) {
       await assertPublicUrl(url, guard);
     },
   };
 }
 
-/** The budget starts when the scrape starts, so time spent queued for a job does not count. */
-export function planScrape(
-  options: ScrapeOptions,
-  proxies: ProxyEndpoint[],
+/**
+ * The one output of a request (contract 10). parseScraperRequest has already refused
+ * markdown with a screenshot; screenshot with screenshot_full_page is a full-page screenshot.
+ */
+export function outputTypeOf(
+  options: Pick<ScrapeOptions, 'markdown' | 'screenshot' | 'screenshotFullPage'>,
+): OutputType {
+  if (options.markdown) return 'markdown';
+  if (options.screenshot || options.screenshotFullPage) return 'screenshot';
+  return 'html';
+}
+
+/** render=true needs a browser; everything else is a plain fetch (contract 12 blocks statically). */
+export function engineOf(options: Pick<ScrapeOptions, 'render'>): EngineName {
+  return options.render ? 'browser' : 'fetch';
+}
+
+function blockSelectionOf(options: ScrapeOptions): BlockSelection | null {
+  const { blockAds, blockCookieBanners, blockChatWidgets } = options;
+  if (!blockAds && !blockCookieBanners && !blockChatWidgets) return null;
+  return Object.freeze({
+    ads: blockAds,
+    cookieBanners: blockCookieBanners,
+    chatWidgets: blockChatWidgets,
+  });
+}
+
+/**
+ * Starts a plan's clock: the budget runs from now, so time a webhook job spent queued does
+ * not count. The run ends (TIMED_OUT) at the deadline, or with the parent signal's reason.
+ */
+export function startRun(
+  plan: ScrapePlan,
   parentSignal?: AbortSignal,
-): { plan: ScrapePlan; dispose(): void } {
+): { run: ScrapeRun; dispose(): void } {
+  const { timeoutMs } = plan.options;
   const controller = new AbortController();
-  const deadline = Date.now() + options.timeoutMs;
-  const timer = setTimeout(
-    () => controller.abort(appError('TIMED_OUT', options.timeoutMs)),
-    options.timeoutMs,
-  );
+  const timer = setTimeout(() => controller.abort(appError('TIMED_OUT', timeoutMs)), timeoutMs);
   const onParentAbort = () => controller.abort(parentSignal?.reason);
-  parentSignal?.addEventListener('abort', onParentAbort, { once: true });
+  if (parentSignal?.aborted) onParentAbort();
+  else parentSignal?.addEventListener('abort', onParentAbort, { once: true });
   return {
-    plan: {
-      options,
-      engine: engineOf(options),
-      output: outputTypeOf(options),
-      proxies,
-      deadline,
-      signal: controller.signal,
-    },
+    run: { ...plan, deadline: Date.now() + timeoutMs, signal: controller.signal },
     dispose() {
       clearTimeout(timer);
       parentSignal?.removeEventListener('abort', onParentAbort);

@@ -1,8 +1,10 @@
 /**
- * The shapes that flow through a scrape: options (validated parameters) → plan → engine →
- * PageSnapshot → output. Closed sets are union types so that tables keyed by them are
- * exhaustive: adding a member fails to compile until every table handles it.
+ * The shapes that flow through a scrape: options (validated parameters) → plan (prepare) →
+ * run (execute: the plan with its deadline) → engine → PageSnapshot → output → ScrapeResult.
+ * Closed sets are union types so that tables keyed by them are exhaustive: adding a member
+ * fails to compile until every table handles it.
  */
+import type { AppError } from '../errors.js';
 
 export const RESOURCE_TYPES = [
   'stylesheet',
@@ -62,25 +64,60 @@ export interface ProxyEndpoint {
   country: string | null;
 }
 
-/** What the engines need beyond the options: the decisions the planner made. */
-export interface ScrapePlan {
-  options: ScrapeOptions;
-  engine: EngineName;
-  output: OutputType;
+/** Which blocker families a request asked for: one selection for both engines. */
+export interface BlockSelection {
+  ads: boolean;
+  cookieBanners: boolean;
+  chatWidgets: boolean;
+}
+
+/** What a page load needs: the options and the decisions the planner made about them. */
+export interface PagePlan {
+  readonly options: Readonly<ScrapeOptions>;
+  readonly engine: EngineName;
+  readonly output: OutputType;
+  /**
+   * The blockers to apply; null: none. The browser applies them in the page; a fetched page
+   * has them stripped in the output stage.
+   */
+  readonly block: Readonly<BlockSelection> | null;
   /**
    * Proxies to try in order (the first is the rotation's pick, the second the failover);
    * empty means a direct connection.
    */
-  proxies: ProxyEndpoint[];
-  /** Epoch milliseconds by which the whole scrape must be done. */
-  deadline: number;
-  /** Aborted when the deadline passes or the client goes away. */
-  signal: AbortSignal;
+  readonly proxies: readonly ProxyEndpoint[];
   /**
    * Who the scrape is for (the account id). A warm browser context is only ever reused by
    * scrapes with the same isolation key and proxy, even though it is reset in between.
    */
-  isolationKey?: string;
+  readonly isolationKey: string;
+}
+
+/**
+ * A scrape as `prepare` decided it, complete and never changed afterwards. JSON-serialisable:
+ * a webhook job stores it as it is and runs it later, on any node.
+ */
+export interface ScrapePlan extends PagePlan {
+  /** Names the scrape everywhere: X-Request-Id, the webhook's requestId, the run record. */
+  readonly requestId: string;
+  readonly accountId: string;
+  /** The account's concurrent-scrape limit (admission). */
+  readonly concurrencyLimit: number;
+  readonly workflowId: string | null;
+  /** Credits reserved now, settled if the target answers. */
+  readonly price: number;
+  readonly createdAt: number;
+}
+
+/**
+ * A plan being carried out. The clock starts when the scrape runs, not when it was planned,
+ * so time a webhook job spends queued does not count against its budget.
+ */
+export interface ScrapeRun extends PagePlan {
+  /** Epoch milliseconds by which the whole scrape must be done. */
+  readonly deadline: number;
+  /** Aborted when the deadline passes or the client goes away. */
+  readonly signal: AbortSignal;
 }
 
 /** What an engine hands back. */
@@ -102,3 +139,6 @@ export interface ScrapeResult {
   finalUrl: string;
   targetStatus: number;
 }
+
+/** How a run ended: the result, or the catalog error its caller is answered with. */
+export type Outcome = { ok: true; result: ScrapeResult } | { ok: false; error: AppError };

@@ -15,7 +15,6 @@
  *   the same cross-parameter rules as a request, and keep only the fields given plus render.
  */
 export { instructionSchema, MAX_INSTRUCTIONS } from './instructions.js';
-export { engineOf, outputTypeOf } from './output.js';
 export { DEFAULT_SCRAPE_OPTIONS, LIMITS } from './param-fields.js';
 export { SCRAPER_PARAMETERS, type ScraperParamName } from './param-names.js';
 export { parseScraperRequest } from './parse-scraper-request.js';

@@ -1,17 +1,11 @@
 /**
- * What the browser engine needs from src/scrape/blockers. The composition root builds the
- * filter engines once and passes `{ engines, matchesNetworkBlock, cosmeticCss,
- * collectDomTokensInPage, installConsentRejector }`; the engine never loads lists itself,
- * so its tests run without them.
+ * What the browser engine needs from src/scrape/blockers. The composition root loads the
+ * filter engines once and hands in these functions with the engines bound; the engine never
+ * loads lists itself, so its tests run without them.
  */
 import type { Page } from 'playwright-core';
-
-/** Which blocker families a request asked for. */
-export interface BlockerSelection {
-  ads: boolean;
-  cookieBanners: boolean;
-  chatWidgets: boolean;
-}
+import type { DomTokens } from '../../blockers/filter-engines.js';
+import type { BlockSelection } from '../../types.js';
 
 export interface NetworkRequestInfo {
   url: string;
@@ -21,26 +15,14 @@ export interface NetworkRequestInfo {
   sourceUrl: string;
 }
 
-/** Class names, ids and link targets present in the page (the blockers' `DomTokens`). */
-export interface DomTokens {
-  classes: string[];
-  ids: string[];
-  hrefs: string[];
-}
-
 /** What installConsentRejector hands back: lets the engine wait (bounded) for the banner's fate. */
 export interface ConsentHandle {
   settled(budgetMs: number): Promise<unknown>;
 }
 
-export interface BrowserBlockersHook<Engines = unknown> {
-  engines: Engines;
-  matchesNetworkBlock(
-    engines: Engines,
-    request: NetworkRequestInfo,
-    which: BlockerSelection,
-  ): boolean;
-  cosmeticCss(engines: Engines, pageUrl: string, which: BlockerSelection, dom?: DomTokens): string;
+export interface BrowserBlockersHook {
+  matchesNetworkBlock(request: NetworkRequestInfo, which: BlockSelection): boolean;
+  cosmeticCss(pageUrl: string, which: BlockSelection, dom?: DomTokens): string;
   /**
    * Optional in-page function (serialised by Playwright) collecting the DOM's tokens, so
    * `cosmeticCss` returns only the generic rules that can match (KBs instead of ~250 KB).
@@ -50,6 +32,6 @@ export interface BrowserBlockersHook<Engines = unknown> {
   installConsentRejector(page: Page): Promise<ConsentHandle | undefined>;
 }
 
-export function anyBlocker(which: BlockerSelection): boolean {
+export function anyBlocker(which: BlockSelection): boolean {
   return which.ads || which.cookieBanners || which.chatWidgets;
 }

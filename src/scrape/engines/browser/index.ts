@@ -5,7 +5,7 @@
  */
 import { type AppError, appError, isAppError } from '../../../errors.js';
 import { type GuardProxy, startGuardProxy } from '../../net/guard-proxy.js';
-import type { PageSnapshot, ProxyEndpoint, ScrapePlan } from '../../types.js';
+import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../../types.js';
 import {
   asBrowserFailure,
   isClosedError,
@@ -23,7 +23,7 @@ import { blockerSelection, renderOnPage } from './render-page.js';
 import { isChromiumServiceHost, RequestPolicy } from './request-policy.js';
 import { blockedPlaywrightTypes } from './resource-types.js';
 
-export type { BlockerSelection, BrowserBlockersHook } from './blockers-hook.js';
+export type { BrowserBlockersHook } from './blockers-hook.js';
 export type { BrowserEngineOptions } from './options.js';
 
 /** For /readyz and the pressure endpoint. */
@@ -53,7 +53,7 @@ export interface BrowserPoolStatus {
 }
 
 export interface BrowserEngine {
-  render(plan: ScrapePlan): Promise<PageSnapshot>;
+  render(plan: ScrapeRun): Promise<PageSnapshot>;
   status(): BrowserPoolStatus;
   /** Launches the first browser ahead of traffic (optional: render launches on demand). */
   warmUp(): Promise<void>;
@@ -87,12 +87,12 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
 
   async function renderVia(
     proxy: ProxyEndpoint | null,
-    plan: ScrapePlan,
+    plan: ScrapeRun,
     budget: Budget,
     releases: Promise<void>[],
   ): Promise<PageSnapshot> {
     const warm = await pool.acquire(
-      `${plan.isolationKey ?? ''}|${proxyKey(proxy)}`,
+      `${plan.isolationKey}|${proxyKey(proxy)}`,
       await budget.race(networkFor(proxy)),
       budget,
     );
@@ -122,7 +122,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     }
   }
 
-  async function render(plan: ScrapePlan): Promise<PageSnapshot> {
+  async function render(plan: ScrapeRun): Promise<PageSnapshot> {
     const budget = new Budget(plan.deadline, plan.options.timeoutMs, plan.signal);
     await slots.acquire(budget);
     // The slot is held until the page is reset, so reset CPU counts against capacity.

@@ -5,8 +5,8 @@
  */
 import type { Page, Response } from 'playwright-core';
 import { appError } from '../../../errors.js';
-import type { PageSnapshot, ScrapePlan } from '../../types.js';
-import { anyBlocker, type BlockerSelection, type ConsentHandle } from './blockers-hook.js';
+import type { BlockSelection, PageSnapshot, ScrapeRun } from '../../types.js';
+import { anyBlocker, type ConsentHandle } from './blockers-hook.js';
 import { netErrorCode } from './browser-errors.js';
 import type { Budget } from './budget.js';
 import { explainNavigationFailure } from './context-network.js';
@@ -19,14 +19,15 @@ const CONSENT_SETTLE_MS = 3_000;
 /** Budget kept for taking the output after the consent wait. */
 const OUTPUT_RESERVE_MS = 1_000;
 
-export function blockerSelection(plan: ScrapePlan): BlockerSelection {
-  const { blockAds, blockCookieBanners, blockChatWidgets } = plan.options;
-  return { ads: blockAds, cookieBanners: blockCookieBanners, chatWidgets: blockChatWidgets };
+const NO_BLOCKS: BlockSelection = { ads: false, cookieBanners: false, chatWidgets: false };
+
+export function blockerSelection(plan: Pick<ScrapeRun, 'block'>): BlockSelection {
+  return plan.block ?? NO_BLOCKS;
 }
 
 export async function renderOnPage(
   warm: WarmPage,
-  plan: ScrapePlan,
+  plan: ScrapeRun,
   budget: Budget,
   options: ResolvedBrowserOptions,
 ): Promise<PageSnapshot> {
@@ -61,7 +62,7 @@ export async function renderOnPage(
       if (consent && settle > 0) await budget.race(consent.settled(settle)).catch(() => {});
       const collect = blockers.collectDomTokensInPage;
       const dom = collect ? await budget.race(page.evaluate(collect)) : undefined;
-      const css = blockers.cosmeticCss(blockers.engines, page.url(), which, dom);
+      const css = blockers.cosmeticCss(page.url(), which, dom);
       // A screenshot hides what the rules match; HTML and Markdown leave it out entirely, so
       // neither the blocked elements nor the rules' stylesheet reach the caller.
       if (css && plan.output === 'screenshot')
@@ -78,7 +79,7 @@ export async function renderOnPage(
   }
 }
 
-async function navigate(warm: WarmPage, plan: ScrapePlan, budget: Budget): Promise<Response> {
+async function navigate(warm: WarmPage, plan: ScrapeRun, budget: Budget): Promise<Response> {
   let response: Response | null;
   try {
     response = await budget.race(
@@ -107,7 +108,7 @@ async function navigate(warm: WarmPage, plan: ScrapePlan, budget: Budget): Promi
 
 async function takeScreenshot(
   page: Page,
-  plan: ScrapePlan,
+  plan: ScrapeRun,
   budget: Budget,
   options: ResolvedBrowserOptions,
 ): Promise<Buffer> {

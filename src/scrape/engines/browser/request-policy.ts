@@ -11,7 +11,8 @@
  * is the one no connection can get around.
  */
 import { checkUrlAllowed, type GuardOptions, hostOf, type UrlCheck } from '../../net/ssrf-guard.js';
-import { anyBlocker, type BlockerSelection, type BrowserBlockersHook } from './blockers-hook.js';
+import type { BlockSelection } from '../../types.js';
+import { anyBlocker, type BrowserBlockersHook } from './blockers-hook.js';
 
 /**
  * Hosts Chromium calls on its own (updates, sign-in, safe browsing, variations). Blocked
@@ -55,7 +56,7 @@ export interface RequestPolicyInit {
   guard?: Pick<GuardOptions, 'lookup' | 'isAllowedAddress'>;
   blockedTypes: ReadonlySet<string>;
   blockers?: BrowserBlockersHook;
-  which: BlockerSelection;
+  which: BlockSelection;
 }
 
 /** One request's policy; lives on the warm page while that request renders. */
@@ -87,7 +88,7 @@ export class RequestPolicy {
       const { blockers, which } = this.init;
       if (blockers && anyBlocker(which)) {
         const request = { url: facts.url, type: facts.type, sourceUrl: facts.sourceUrl };
-        if (blockers.matchesNetworkBlock(blockers.engines, request, which)) {
+        if (blockers.matchesNetworkBlock(request, which)) {
           return { action: 'abort', why: 'blocker' };
         }
       }

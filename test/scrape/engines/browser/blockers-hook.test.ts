@@ -15,10 +15,10 @@ import { renderPlan } from './plan-fixture.js';
 
 let site: FixtureSite;
 const calls: string[] = [];
-const hook: BrowserBlockersHook<{ pattern: RegExp }> = {
-  engines: { pattern: /\/ads\// },
-  matchesNetworkBlock: (engines, request, which) => which.ads && engines.pattern.test(request.url),
-  cosmeticCss: (_engines, pageUrl, which) => {
+const ADS = /\/ads\//;
+const hook: BrowserBlockersHook = {
+  matchesNetworkBlock: (request, which) => which.ads && ADS.test(request.url),
+  cosmeticCss: (pageUrl, which) => {
     calls.push(`css:${new URL(pageUrl).pathname}`);
     return which.ads ? '.banner { display: none !important; }' : '';
   },
@@ -32,7 +32,7 @@ const hook: BrowserBlockersHook<{ pattern: RegExp }> = {
 };
 const engine = createBrowserEngine({
   allowPrivateNetworks: true,
-  blockers: hook as BrowserBlockersHook,
+  blockers: hook,
 });
 
 before(async () => {

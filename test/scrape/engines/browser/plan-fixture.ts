@@ -1,12 +1,12 @@
-/** Builds ScrapePlans for the browser engine's tests. */
+/** Builds runs for the browser engine's tests. */
 import { DEFAULT_SCRAPE_OPTIONS } from '../../../../src/scrape/params/index.js';
-import type { ProxyEndpoint, ScrapeOptions, ScrapePlan } from '../../../../src/scrape/types.js';
+import type { ProxyEndpoint, ScrapeOptions, ScrapeRun } from '../../../../src/scrape/types.js';
 
 export function renderPlan(
   url: string,
   options: Partial<ScrapeOptions> = {},
-  extra: { proxies?: ProxyEndpoint[]; output?: ScrapePlan['output'] } = {},
-): ScrapePlan {
+  extra: { proxies?: ProxyEndpoint[]; output?: ScrapeRun['output']; isolationKey?: string } = {},
+): ScrapeRun {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const full: ScrapeOptions = {
     ...DEFAULT_SCRAPE_OPTIONS,
@@ -23,7 +23,16 @@ export function renderPlan(
     options: full,
     engine: 'browser',
     output,
+    block:
+      full.blockAds || full.blockCookieBanners || full.blockChatWidgets
+        ? {
+            ads: full.blockAds,
+            cookieBanners: full.blockCookieBanners,
+            chatWidgets: full.blockChatWidgets,
+          }
+        : null,
     proxies: extra.proxies ?? [],
+    isolationKey: extra.isolationKey ?? 'test-account',
     deadline: Date.now() + timeoutMs,
     signal: new AbortController().signal,
   };

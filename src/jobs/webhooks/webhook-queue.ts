@@ -1,0 +1,41 @@
+/**
+ * Where a door hands a prepared webhook scrape: its pending record and its job commit
+ * together, so the caller's `ok` means both exist; the scrape runs later on any node.
+ */
+import { refundCredits } from '../../billing/credit-ledger.js';
+import { pendingRecord } from '../../scrape/run-record-of.js';
+import type { ScrapePlan } from '../../scrape/types.js';
+import type { Store } from '../../store/db.js';
+import type { JobQueue } from '../../store/job-queue.js';
+import { saveRunRecord } from '../../store/run-records.js';
+import { SCRAPE_JOB, SCRAPE_MAX_ATTEMPTS, scrapeJobId } from './job-kinds.js';
+
+export interface WebhookQueue {
+  /** Stores the plan as a job (its credits are already reserved). */
+  enqueue(plan: ScrapePlan): Promise<void>;
+}
+
+export function createWebhookQueue(
+  store: Store,
+  jobs: JobQueue,
+  onQueued: () => void,
+): WebhookQueue {
+  return {
+    async enqueue(plan) {
+      try {
+        await store.db.transaction().execute(async (trx) => {
+          await saveRunRecord(trx, pendingRecord(plan));
+          await jobs.within(trx).enqueue(SCRAPE_JOB, plan, {
+            id: scrapeJobId(plan.requestId),
+            maxAttempts: SCRAPE_MAX_ATTEMPTS,
+          });
+        });
+      } catch (error) {
+        // Nothing will run: give the reservation back before the caller sees the 500.
+        await refundCredits(store.db, plan.accountId, plan.price, plan.requestId);
+        throw error;
+      }
+      onQueued();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The request record of a scrape at each point of its life: refused after validation (a
+ * workflow run), pending in the webhook queue, finished. A webhook run's delivery state
+ * starts pending; the delivery job moves it on.
+ */
+import type { AppError } from '../errors.js';
+import type { RunRecord } from '../store/run-records.js';
+import { outputTypeOf, type PlanRequest } from './plan.js';
+import type { Outcome, ScrapePlan } from './types.js';
+
+type RunState = Pick<
+  RunRecord,
+  'status' | 'statusCode' | 'targetStatus' | 'credits' | 'durationMs' | 'error'
+>;
+type Source = Pick<PlanRequest, 'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt'>;
+
+function recordOf(source: Source, state: RunState): RunRecord {
+  const { options } = source;
+  return {
+    id: source.requestId,
+    accountId: source.accountId,
+    workflowId: source.workflowId,
+    url: options.url,
+    ...state,
+    outputType: outputTypeOf(options),
+    render: options.render,
+    proxyType: options.proxyType,
+    proxyCountry: options.proxyCountry,
+    webhook: options.webhookUrl
+      ? { url: options.webhookUrl, status: 'pending', attempts: 0, lastError: null }
+      : null,
+    createdAt: source.createdAt,
+  };
+}
+
+/** A workflow run refused after its parameters were valid (proxy, address, credits). */
+export function refusedRecord(source: Source, error: AppError): RunRecord {
+  return recordOf(source, {
+    status: 'failed',
+    statusCode: error.status,
+    targetStatus: null,
+    credits: 0,
+    durationMs: Date.now() - source.createdAt,
+    error: error.message,
+  });
+}
+
+/** A webhook scrape waiting in the queue (contract 32). */
+export function pendingRecord(plan: ScrapePlan): RunRecord {
+  return recordOf(plan, {
+    status: 'pending',
+    statusCode: null,
+    targetStatus: null,
+    credits: 0,
+    durationMs: null,
+    error: null,
+  });
+}
+
+export function finishedRecord(plan: ScrapePlan, outcome: Outcome, charged: number): RunRecord {
+  return recordOf(plan, {
+    status: outcome.ok ? 'success' : 'failed',
+    statusCode: outcome.ok ? 200 : outcome.error.status,
+    targetStatus: outcome.ok ? outcome.result.targetStatus : null,
+    credits: charged,
+    durationMs: Date.now() - plan.createdAt,
+    error: outcome.ok ? null : outcome.error.message,
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * The scrape, as every door (the native route, the webhook job) runs it:
+ *
+ *   prepare  workflow (404/400) → parameters (params/, 400) → plan: engine, output, blockers,
+ *            proxies (400), price (plan.ts) → target and webhook address (400) → reserve (402)
+ *   execute  admit (429/503) → pipeline (pipeline.ts: load → block → output) → settle:
+ *            charge or refund, and the run record, in one transaction
+ *
+ * Checks run in contract 1.2's order: key (auth, before this), workflow, parameters, proxy,
+ * credits, concurrency. Nothing here knows about HTTP; failures are catalog errors.
+ */
+import type { Account } from '../accounts/account-store.js';
+import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
+import { type AppError, appError, isAppError } from '../errors.js';
+import type { Store } from '../store/db.js';
+import { newId } from '../store/ids.js';
+import { loadWorkflowForRun, saveRunRecord } from '../store/run-records.js';
+import type { Admission, Release } from './admission/admission.js';
+import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
+import { type PipelineParts, runPipeline } from './pipeline.js';
+import { type Planner, type PlanRequest, startRun } from './plan.js';
+import { finishedRecord, refusedRecord } from './run-record-of.js';
+import type { EngineName, Outcome, OutputType, ScrapePlan } from './types.js';
+
+export interface Settlement {
+  charged: number;
+  balance: number;
+}
+
+export type Settled = { outcome: Outcome; settled: true } & Settlement;
+export type Unsettled = { outcome: Outcome; settled: false };
+
+/** What the pipeline reports; the composition root hands in the Prometheus side. */
+export interface ScrapeMetrics {
+  scraped(engine: EngineName, output: OutputType, outcome: string): void;
+  charged(credits: number): void;
+}
+
+export interface ScrapeUseCaseDeps {
+  store: Store;
+  planner: Planner;
+  admission: Admission;
+  pipeline: PipelineParts;
+  metrics: ScrapeMetrics;
+}
+
+export interface ExecuteOptions {
+  /** Aborting it (the caller hung up, the node stops) ends the run with its reason. */
+  signal?: AbortSignal;
+}
+
+export interface DeferredExecuteOptions extends ExecuteOptions {
+  /**
+   * Runs between the pipeline and the settlement (the webhook job stores the result here).
+   * Returns the outcome to settle (a stored one may win over this run's), or null to leave
+   * the scrape unsettled (its reservation stays) for a later `settle`.
+   */
+  beforeSettle(outcome: Outcome): Promise<Outcome | null>;
+}
+
+/** The answer of a failure as the run record keeps it. */
+function asAppError(error: unknown): AppError {
+  return isAppError(error) ? error : appError('INTERNAL');
+}
+
+export class ScrapeUseCase {
+  constructor(private readonly deps: ScrapeUseCaseDeps) {}
+
+  /**
+   * Validates, plans and reserves; throws the caller's 4xx, and then nothing is charged.
+   * `requestId` names the scrape everywhere (the route passes its X-Request-Id).
+   */
+  async prepare(
+    account: Pick<Account, 'id' | 'concurrencyLimit'>,
+    query: Record<string, unknown>,
+    requestId: string = newId(),
+  ): Promise<ScrapePlan> {
+    const { store, planner } = this.deps;
+    const workflowId = workflowIdOf(query);
+    const saved = workflowId
+      ? savedConfigFromWorkflow(await loadWorkflowForRun(store.db, account.id, workflowId))
+      : null;
+    const request: PlanRequest = {
+      requestId,
+      accountId: account.id,
+      concurrencyLimit: account.concurrencyLimit,
+      workflowId,
+      options: parseScraperRequest(query, saved),
+      createdAt: Date.now(),
+    };
+    try {
+      const plan = planner.plan(request);
+      await planner.assertAllowed(plan.options.url);
+      if (plan.options.webhookUrl) await planner.assertAllowed(plan.options.webhookUrl);
+      // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
+      // scrape answers only after the durable settle, which flushes it too).
+      const balance = await store.transact(
+        (trx) => reserveCredits(trx, plan.accountId, plan.price, plan.requestId),
+        { durable: false },
+      );
+      if (balance === null) throw appError('INSUFFICIENT_CREDITS');
+      return plan;
+    } catch (error) {
+      // A workflow run refused after validation (proxy, address, credits) is still a run.
+      if (workflowId) {
+        const record = refusedRecord(request, asAppError(error));
+        await store.transact((trx) => saveRunRecord(trx, record));
+      }
+      throw error;
+    }
+  }
+
+  /** Admits, runs the pipeline and settles. Never throws for the scrape's own failures. */
+  execute(plan: ScrapePlan, options?: ExecuteOptions): Promise<Settled>;
+  execute(plan: ScrapePlan, options: DeferredExecuteOptions): Promise<Settled | Unsettled>;
+  async execute(
+    plan: ScrapePlan,
+    options: ExecuteOptions & Partial<DeferredExecuteOptions> = {},
+  ): Promise<Settled | Unsettled> {
+    const ran = await this.run(plan, options.signal);
+    const outcome = options.beforeSettle ? await options.beforeSettle(ran) : ran;
+    if (!outcome) return { outcome: ran, settled: false };
+    return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
+  }
+
+  /**
+   * Charges (the target answered) or refunds (anything else), and writes the run record of
+   * a workflow or webhook run, in one transaction.
+   */
+  async settle(plan: ScrapePlan, outcome: Outcome): Promise<Settlement> {
+    const { store, metrics } = this.deps;
+    const charged = outcome.ok ? plan.price : 0;
+    const balance = await store.transact(async (trx) => {
+      const after = outcome.ok
+        ? await settleCredits(trx, plan.accountId, charged, plan.requestId)
+        : await refundCredits(trx, plan.accountId, plan.price, plan.requestId);
+      if (plan.workflowId || plan.options.webhookUrl) {
+        await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
+      }
+      return after;
+    });
+    metrics.scraped(plan.engine, plan.output, outcome.ok ? 'success' : outcome.error.code);
+    if (charged > 0) metrics.charged(charged);
+    return { charged, balance };
+  }
+
+  /**
+   * A stored plan (the webhook job's payload) as a plan. Payloads stored before plans were
+   * complete lack the planner's decisions: they are planned again.
+   */
+  restore(payload: unknown): ScrapePlan {
+    const stored = payload as ScrapePlan;
+    if (stored.engine !== undefined) return stored;
+    return this.deps.planner.plan(stored);
+  }
+
+  private async run(plan: ScrapePlan, signal?: AbortSignal): Promise<Outcome> {
+    const { admission, pipeline } = this.deps;
+    const { run, dispose } = startRun(plan, signal);
+    let release: Release | null = null;
+    try {
+      release = await admission.admit(
+        plan.accountId,
+        plan.concurrencyLimit,
+        plan.options.timeoutMs,
+      );
+      const result = await raceSignal(runPipeline(run, pipeline), run.signal);
+      return { ok: true, result };
+    } catch (error) {
+      return { ok: false, error: asAppError(run.signal.aborted ? run.signal.reason : error) };
+    } finally {
+      dispose();
+      await release?.();
+    }
+  }
+}
+
+/**
+ * Engines honour the signal; this guarantees the budget even if one does not. The work is
+ * always awaited too, also when the signal was aborted before the race began (the budget ran
+ * out during admission): a rejection left without a handler ends the whole process.
+ */
+function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
