@@ -6,14 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
+import type { BlockSelection } from '../types.js';
 import { ChatWidgetMatcher } from './chat-widgets.js';
-
-/** What the caller asked to block (block_ads, block_cookie_banners, block_chat_widgets). */
-export interface BlockSelection {
-  ads: boolean;
-  cookieBanners: boolean;
-  chatWidgets: boolean;
-}
 
 /** The two engines the build writes (scripts/filters/filter-lists.ts says from which lists). */
 export type EngineName = 'ads' | 'cookies';

@@ -8,6 +8,7 @@
  */
 import type { FiltersEngine } from '@ghostery/adblocker';
 import { DomHandler, DomUtils, Parser } from 'htmlparser2';
+import type { BlockSelection } from '../types.js';
 import {
   type CompiledSelector,
   compileSelector,
@@ -17,7 +18,6 @@ import {
   selectInto,
 } from './element-index.js';
 import {
-  type BlockSelection,
   type DomTokens,
   type FilterEngines,
   matchesNetworkBlock,

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { type AppError, appError, isAppError } from '../../errors.js';
 import { decodeBody } from '../net/charset.js';
 import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-guard.js';
-import type { PageSnapshot, ScrapePlan } from '../types.js';
+import type { PageSnapshot, ScrapeRun } from '../types.js';
 import { DEFAULT_USER_AGENT, navigationHeaders } from './fetch/browser-headers.js';
 import { createDispatchers, type Dispatchers } from './fetch/dispatchers.js';
 import { isProxyFailure, ProxyFailure, toAppError } from './fetch/network-errors.js';
@@ -39,7 +39,7 @@ export interface FetchedPage extends PageSnapshot {
 }
 
 export interface FetchEngine {
-  fetch(plan: ScrapePlan): Promise<FetchedPage>;
+  fetch(plan: ScrapeRun): Promise<FetchedPage>;
   /** Closes every pooled connection. */
   close(): Promise<void>;
 }
@@ -119,7 +119,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     }
   }
 
-  async function loadWithFailover(plan: ScrapePlan, signal: AbortSignal): Promise<FetchedPage> {
+  async function loadWithFailover(plan: ScrapeRun, signal: AbortSignal): Promise<FetchedPage> {
     const url = new URL(plan.options.url);
     const [first, second] = plan.proxies;
     if (!first) return load(url, null, signal);

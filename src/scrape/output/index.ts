@@ -7,8 +7,13 @@
  * trip.
  */
 import { appError } from '../../errors.js';
-import type { BlockSelection } from '../blockers/filter-engines.js';
-import type { OutputType, PageSnapshot, ScrapePlan, ScrapeResult } from '../types.js';
+import type {
+  BlockSelection,
+  OutputType,
+  PageSnapshot,
+  ScrapeResult,
+  ScrapeRun,
+} from '../types.js';
 import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
 
 /** The page's HTML after blocking (if any), as is or converted to Markdown. */
@@ -40,7 +45,7 @@ export interface OutputStage {
    * filters dir) and converts to Markdown if the plan asks, in the pool, bounded by the plan's
    * deadline and signal (TIMED_OUT). Without either, the snapshot's bytes are used as they are.
    */
-  produce(plan: ScrapePlan, snapshot: PageSnapshot, block?: BlockSelection): Promise<ScrapeResult>;
+  produce(plan: ScrapeRun, snapshot: PageSnapshot, block?: BlockSelection): Promise<ScrapeResult>;
   /** Stops the workers. */
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { appError } from '../../errors.js';
-import type { BlockSelection } from '../blockers/filter-engines.js';
+import type { BlockSelection } from '../types.js';
 import type { OutputReply, OutputRequest, OutputWorkerData } from './output-worker.js';
 
 export interface OutputPoolOptions {

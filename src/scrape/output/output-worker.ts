@@ -7,12 +7,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { htmlToMarkdown } from '../../markdown/index.js';
-import {
-  type BlockSelection,
-  type FilterEngines,
-  loadFilterEngines,
-} from '../blockers/filter-engines.js';
+import { type FilterEngines, loadFilterEngines } from '../blockers/filter-engines.js';
 import { stripBlocked } from '../blockers/static-blocker.js';
+import type { BlockSelection } from '../types.js';
 
 export interface OutputWorkerData {
   /** Where the built filter engines are; absent: this pool never strips. */
