@@ -60,7 +60,11 @@ export async function runAccountsCommand(
 ): Promise<void> {
   const [sub, ...rest] = args;
   const { values, positionals } = parseCommandLine(rest);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.pgPoolSize,
+  });
   try {
     const db = store.db;
     const target = async () => {

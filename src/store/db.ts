@@ -2,11 +2,13 @@
  * Opens the one database the service uses: embedded SQLite under DATA_DIR by default,
  * PostgreSQL when DATABASE_URL is set. Every dialect difference lives in this folder.
  */
+
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { DEFAULTS } from '../config.js';
 import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
 import type { Dialect } from './dialect.js';
 import { migrate } from './migrations/index.js';
@@ -43,7 +45,7 @@ export interface StoreOptions {
   databaseUrl: string | null;
   /** Folder of the embedded database (created if missing). */
   dataDir: string;
-  /** PostgreSQL pool size. Default 10. */
+  /** PostgreSQL pool size (PG_POOL_SIZE). Default: config.ts's. */
   poolSize?: number;
 }
 
@@ -129,7 +131,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const sqlite = options.databaseUrl ? null : openSqlite(options.dataDir);
   const db = sqlite
     ? sqlite.db
-    : openPostgres(options.databaseUrl as string, options.poolSize ?? 10);
+    : openPostgres(options.databaseUrl as string, options.poolSize ?? DEFAULTS.pgPoolSize);
   try {
     await migrate(db as Kysely<unknown>, dialect);
   } catch (error) {
