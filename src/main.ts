@@ -7,18 +7,18 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { DestinationStream } from 'pino';
 import { countAccounts, createAccount } from './accounts/account-store.js';
+import { ApiKeyLookup } from './accounts/api-key-lookup.js';
 import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics } from './api/metrics.js';
-import { scraperRoute } from './api/native/scraper.get.js';
-import { workflowRoutes } from './api/native/workflow-routes.js';
-import { pressureRoute, pressureSource } from './api/operations/pressure.get.js';
+import { pressureSource } from './api/services.js';
 import { refundAbandonedReservations } from './billing/reservation-reaper.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
-import { ScrapeService } from './scrape/scrape-service.js';
+import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
+import { WorkflowService } from './workflows/workflow-service.js';
 
 /** Credits of the account created on the first start of an empty embedded database. */
 export const FIRST_ACCOUNT_CREDITS = 1000;
@@ -99,44 +99,45 @@ export async function startService(
     const metrics = createMetrics();
     const warnings: string[] = [];
     const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w));
-    const scraper = new ScrapeService({
+    const scraper = new ScrapeUseCase({
       store,
-      pricing: config.pricing,
       planner: scrape.planner,
-      engines: scrape.engines,
       admission: scrape.admission,
-      metrics,
+      pipeline: scrape.pipeline,
+      metrics: {
+        scraped: (engine, output, outcome) => metrics.scrapes.inc({ engine, output, outcome }),
+        charged: (credits) => metrics.creditsCharged.inc(credits),
+      },
     });
     let reportJobError = (_error: unknown) => {};
     const webhooks = createWebhookDelivery({
       store,
       scraper,
       nodeId,
-      allowPrivateNetworks: config.allowPrivateNetworks,
-      backoffMs: config.webhookBackoffMs,
-      timeoutMs: config.webhookTimeoutMs,
-      leaseMs: config.jobLeaseMs,
+      settings: config,
       onError: (error) => reportJobError(error),
       onDeliveryAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
     const app = await buildApp({
       config,
-      store,
-      metrics,
-      readiness: {
-        draining: () => draining,
-        browser: () => scrape.engines.browser.status(),
+      services: {
+        keys: new ApiKeyLookup(store),
+        store,
+        metrics,
+        scraper,
+        webhooks: webhooks.queue,
+        workflows: new WorkflowService(store),
+        readiness: {
+          draining: () => draining,
+          browser: () => scrape.pipeline.browser.status(),
+        },
+        pressure: pressureSource(scrape.admission, scrape.pipeline.browser, () => draining),
       },
-      routes: [
-        scraperRoute(scraper, webhooks.queue),
-        workflowRoutes(store),
-        pressureRoute(pressureSource(scrape.admission, scrape.engines.browser, () => draining)),
-      ],
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
     for (const warning of warnings) app.log.warn(warning);
     if (options.warmBrowser) {
-      scrape.engines.browser.warmUp().catch((error: unknown) => {
+      scrape.pipeline.browser.warmUp().catch((error: unknown) => {
         app.log.warn({ err: error }, 'browser warm-up failed; renders will retry the launch');
       });
     }

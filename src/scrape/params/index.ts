@@ -18,7 +18,7 @@ export { instructionSchema, MAX_INSTRUCTIONS } from './instructions.js';
 export { DEFAULT_SCRAPE_OPTIONS, LIMITS } from './param-fields.js';
 export { SCRAPER_PARAMETERS, type ScraperParamName } from './param-names.js';
 export { parseScraperRequest } from './parse-scraper-request.js';
-export { passThroughValidatorCompiler, scraperQuerySchema } from './query-schema.js';
+export { scraperQuerySchema } from './query-schema.js';
 export {
   normalizeWorkflowConfig,
   type SavedConfig,

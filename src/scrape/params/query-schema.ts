@@ -1,5 +1,4 @@
 import { type TOptional, type TString, Type } from '@sinclair/typebox';
-import type { FastifySchemaCompiler } from 'fastify';
 import { optionKeyByName, paramFields } from './param-fields.js';
 import {
   type QueryOnlyParamName,
@@ -26,7 +25,8 @@ function docsOf(name: ScraperParamName): { description: string; default?: string
  * string at the HTTP level: booleans accept true/false/1/0 in any case and repeated or
  * unknown parameters need the contract's texts, so parseScraperRequest is the validator.
  *
- * Register it ONLY together with passThroughValidatorCompiler on the route: Fastify's Ajv
+ * Register it ONLY together with a validator that accepts everything (the API's
+ * passThroughValidatorCompiler) on the route: Fastify's Ajv
  * would insert the documented defaults into the query (useDefaults), and an inserted
  * `render=false` would then override a workflow's saved `render=true`.
  */
@@ -40,11 +40,3 @@ export const scraperQuerySchema = Type.Object(
       'Unknown parameters are refused with 400 "Unknown parameter: <name>"; a parameter may be given once.',
   },
 );
-
-/**
- * A route-level validatorCompiler that accepts everything and changes nothing, so the schema
- * above documents the route while parseScraperRequest validates it:
- * `app.get('/api/scraper', { schema: { querystring: scraperQuerySchema },
- *   validatorCompiler: passThroughValidatorCompiler }, handler)`.
- */
-export const passThroughValidatorCompiler: FastifySchemaCompiler<unknown> = () => () => true;

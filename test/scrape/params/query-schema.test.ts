@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { passThroughValidatorCompiler } from '../../../src/api/plugins/pass-through-validator.js';
 import { isAppError } from '../../../src/errors.js';
 import {
   normalizeWorkflowConfig,
   parseScraperRequest,
-  passThroughValidatorCompiler,
   SCRAPER_PARAMETERS,
   savedConfigFromWorkflow,
   scraperQuerySchema,
