@@ -1,20 +1,14 @@
 /**
- * The one error catalog: every error the service can answer with, its HTTP status and its
- * exact text. Texts are part of the contract (shared/spec): clients match on them, so a
- * test keeps this table and the contract in step. Code anywhere throws `appError(code, ...)`;
- * the error handler in api/plugins turns it into `{"error": "..."}`.
+ * The one catalog of the service's failures: code, HTTP status and exact text. Texts are
+ * part of the contract (shared/spec): clients match on them, so a test keeps this table and
+ * the contract in step. Any layer throws `appError(code, ...)`; the HTTP layer turns it into
+ * `{"error": "..."}`. Failures only HTTP itself can have (unknown routes, bodies, API keys)
+ * are the API's own, in api/http-errors.ts. Imports nothing, so every layer may import it.
  */
 const catalog = {
-  API_KEY_REQUIRED: [403, () => 'API Key is required!'],
-  INVALID_API_KEY: [403, () => 'Invalid API key!'],
-  NOT_FOUND: [404, () => 'Not found!'],
-  METHOD_NOT_ALLOWED: [405, (method: string) => `Method ${method} is not allowed on this route`],
   WORKFLOW_NOT_FOUND: [404, () => 'Workflow not found!'],
   WORKFLOW_ARCHIVED: [400, () => 'Workflow is archived!'],
   BAD_REQUEST: [400, (reason: string) => reason],
-  INVALID_JSON_BODY: [400, (reason: string) => `Request body is not valid JSON: ${reason}`],
-  BODY_TOO_LARGE: [413, (limit: number) => `Request body is larger than ${limit} bytes`],
-  UNSUPPORTED_MEDIA_TYPE: [415, () => 'Request body must be JSON (Content-Type: application/json)'],
   URL_REQUIRED: [400, () => 'URL is required!'],
   INVALID_PARAMETER: [400, (reason: string) => reason],
   UNKNOWN_PARAMETER: [400, (name: string) => `Unknown parameter: ${name}`],
@@ -57,7 +51,6 @@ const catalog = {
   NOT_READY: [503, (reason: string) => `Service is not ready: ${reason}`],
   TIMED_OUT: [504, (ms: number) => `Timed out after ${ms} ms`],
   INTERNAL: [500, () => 'Internal server error'],
-  URL_TOO_LONG: [414, () => 'Request URL is too long'],
 } as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
 
 export type ErrorCode = keyof typeof catalog;

@@ -6,8 +6,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifySerializerCompiler } from 'fastify';
-import { passThroughValidatorCompiler } from '../../scrape/params/index.js';
-import type { AppInstance } from '../app.js';
+import type { AppInstance } from './app-instance.js';
+import { passThroughValidatorCompiler } from './plugins/pass-through-validator.js';
 
 export const IdParams = Type.Object({
   id: Type.String({ description: 'A workflow id' }),

@@ -1,7 +1,8 @@
+/** GET /api/account: the caller's account and balance (contract 34). */
 import { Type } from '@sinclair/typebox';
-import type { AppInstance } from '../app.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
+import { defineRoute } from '../route.js';
 
 const AccountSchema = Type.Object(
   {
@@ -13,7 +14,7 @@ const AccountSchema = Type.Object(
   { $id: 'Account' },
 );
 
-export function registerAccountRoute(app: AppInstance): void {
+export default defineRoute((app) => {
   app.get(
     '/api/account',
     {
@@ -36,4 +37,4 @@ export function registerAccountRoute(app: AppInstance): void {
       };
     },
   );
-}
+});

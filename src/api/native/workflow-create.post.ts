@@ -2,11 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { workflowConfigSchema } from '../../scrape/params/index.js';
 import { WorkflowSchema } from '../../workflows/workflow-json.js';
-import type { WorkflowService } from '../../workflows/workflow-service.js';
-import type { AppInstance } from '../app.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
-import { ApiKeyQuery, workflowRouteBase, workflowTags } from './workflow-route-options.js';
+import { defineRoute } from '../route.js';
+import { ApiKeyQuery, workflowRouteBase, workflowTags } from '../workflow-route-options.js';
 
 const CreateBody = Type.Object(
   {
@@ -20,7 +19,7 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerWorkflowCreateRoute(app: AppInstance, service: WorkflowService): void {
+export default defineRoute((app, { workflows }) => {
   app.post(
     '/api/workflow/create',
     {
@@ -34,6 +33,6 @@ export function registerWorkflowCreateRoute(app: AppInstance, service: WorkflowS
         response: { 200: WorkflowSchema, ...errorResponses(400, 403, 413, 415) },
       },
     },
-    async (request) => service.create(accountOf(request).id, request.body),
+    async (request) => workflows.create(accountOf(request).id, request.body),
   );
-}
+});

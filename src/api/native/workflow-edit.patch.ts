@@ -1,16 +1,15 @@
 /** PATCH /api/workflow/edit/{id}: name and/or a JSON merge patch of the config (contract 29). */
 import { Type } from '@sinclair/typebox';
 import { WorkflowSchema } from '../../workflows/workflow-json.js';
-import type { WorkflowService } from '../../workflows/workflow-service.js';
-import type { AppInstance } from '../app.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
+import { defineRoute } from '../route.js';
 import {
   ApiKeyQuery,
   IdParams,
   workflowRouteBase,
   workflowTags,
-} from './workflow-route-options.js';
+} from '../workflow-route-options.js';
 
 const EditBody = Type.Object(
   {
@@ -29,7 +28,7 @@ const EditBody = Type.Object(
   },
 );
 
-export function registerWorkflowEditRoute(app: AppInstance, service: WorkflowService): void {
+export default defineRoute((app, { workflows }) => {
   app.patch(
     '/api/workflow/edit/:id',
     {
@@ -46,7 +45,7 @@ export function registerWorkflowEditRoute(app: AppInstance, service: WorkflowSer
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return service.edit(accountOf(request).id, id, request.body);
+      return workflows.edit(accountOf(request).id, id, request.body);
     },
   );
-}
+});

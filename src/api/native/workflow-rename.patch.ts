@@ -1,23 +1,22 @@
 /** PATCH /api/workflow/{id}: `{name}` alone; answers like the edit endpoint (contract 29). */
 import { Type } from '@sinclair/typebox';
 import { WorkflowSchema } from '../../workflows/workflow-json.js';
-import type { WorkflowService } from '../../workflows/workflow-service.js';
-import type { AppInstance } from '../app.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
+import { defineRoute } from '../route.js';
 import {
   ApiKeyQuery,
   IdParams,
   workflowRouteBase,
   workflowTags,
-} from './workflow-route-options.js';
+} from '../workflow-route-options.js';
 
 const RenameBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100, description: 'Trimmed' }) },
   { additionalProperties: false },
 );
 
-export function registerWorkflowRenameRoute(app: AppInstance, service: WorkflowService): void {
+export default defineRoute((app, { workflows }) => {
   app.patch(
     '/api/workflow/:id',
     {
@@ -34,7 +33,7 @@ export function registerWorkflowRenameRoute(app: AppInstance, service: WorkflowS
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return service.rename(accountOf(request).id, id, request.body);
+      return workflows.rename(accountOf(request).id, id, request.body);
     },
   );
-}
+});

@@ -2,16 +2,15 @@
 import { Type } from '@sinclair/typebox';
 import { HISTORY_LIMIT } from '../../workflows/workflow-input.js';
 import { RequestRecordSchema } from '../../workflows/workflow-json.js';
-import type { WorkflowService } from '../../workflows/workflow-service.js';
-import type { AppInstance } from '../app.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
+import { defineRoute } from '../route.js';
 import {
   ApiKeyQuery,
   IdParams,
   workflowRouteBase,
   workflowTags,
-} from './workflow-route-options.js';
+} from '../workflow-route-options.js';
 
 const HistoryQuery = Type.Object({
   ...ApiKeyQuery,
@@ -28,7 +27,7 @@ const HistoryQuery = Type.Object({
   ),
 });
 
-export function registerWorkflowRequestsRoute(app: AppInstance, service: WorkflowService): void {
+export default defineRoute((app, { workflows }) => {
   app.get(
     '/api/workflow/requests/:id',
     {
@@ -44,7 +43,7 @@ export function registerWorkflowRequestsRoute(app: AppInstance, service: Workflo
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return service.history(accountOf(request).id, id, request.query as Record<string, unknown>);
+      return workflows.history(accountOf(request).id, id, request.query as Record<string, unknown>);
     },
   );
-}
+});

@@ -2,11 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { LIST_LIMIT, parseListQuery } from '../../workflows/workflow-input.js';
 import { WorkflowSchema } from '../../workflows/workflow-json.js';
-import type { WorkflowService } from '../../workflows/workflow-service.js';
-import type { AppInstance } from '../app.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
-import { ApiKeyQuery, workflowRouteBase, workflowTags } from './workflow-route-options.js';
+import { defineRoute } from '../route.js';
+import { ApiKeyQuery, workflowRouteBase, workflowTags } from '../workflow-route-options.js';
 
 const ListQuery = Type.Object({
   ...ApiKeyQuery,
@@ -26,7 +25,7 @@ const ListQuery = Type.Object({
   ),
 });
 
-export function registerWorkflowListRoute(app: AppInstance, service: WorkflowService): void {
+export default defineRoute((app, { workflows }) => {
   app.get(
     '/api/workflow',
     {
@@ -41,10 +40,10 @@ export function registerWorkflowListRoute(app: AppInstance, service: WorkflowSer
     },
     async (request, reply) => {
       const query = parseListQuery(request.query as Record<string, unknown>);
-      const body = await service.listJson(accountOf(request).id, query);
+      const body = await workflows.listJson(accountOf(request).id, query);
       // Already JSON bytes: Fastify sends a Buffer as it is (the 200 schema documents the
       // array; its inferred body type does not cover bytes).
       return reply.type('application/json; charset=utf-8').send(body as unknown as []);
     },
   );
-}
+});

@@ -5,34 +5,11 @@
  * all taken, so a plain HTTP health check already skips a saturated node.
  */
 import { Type } from '@sinclair/typebox';
-import type { Admission } from '../../scrape/admission/admission.js';
-import type { BrowserEngine } from '../../scrape/engines/browser/index.js';
-import type { RouteRegistrar } from '../app.js';
+import { defineRoute } from '../route.js';
+import type { PressureSource } from '../services.js';
 
-/** What the route reads; the composition root passes admission and the browser engine. */
-export interface PressureSource {
-  draining(): boolean;
-  /** Scrapes in flight on this node and the node bound (NODE_CONCURRENCY). */
-  scrapes(): { inFlight: number; capacity: number };
-  /** Browser page slots (BROWSER_PAGES) in use, and renders waiting for one. */
-  renders(): { inUse: number; capacity: number; queued: number };
-}
-
-/** The source as the composition root has it: node admission and the browser pool. */
-export function pressureSource(
-  admission: Pick<Admission, 'inFlight' | 'capacity'>,
-  browser: Pick<BrowserEngine, 'status'>,
-  draining: () => boolean,
-): PressureSource {
-  return {
-    draining,
-    scrapes: () => ({ inFlight: admission.inFlight(), capacity: admission.capacity() }),
-    renders: () => {
-      const pool = browser.status();
-      return { inUse: pool.pagesInUse, capacity: pool.capacity, queued: pool.queued };
-    },
-  };
-}
+/** For callers of pressureReport (tests build sources of their own). */
+export type { PressureSource };
 
 const PressureSchema = Type.Object({
   status: Type.Union([
@@ -90,23 +67,21 @@ export function pressureReport(source: PressureSource): PressureReport {
   };
 }
 
-export function pressureRoute(source: PressureSource): RouteRegistrar {
-  return (app) => {
-    app.get(
-      '/pressure',
-      {
-        schema: {
-          operationId: 'pressure',
-          summary: "This node's free scrape and render capacity, for load balancing",
-          tags: ['operations'],
-          response: { 200: PressureSchema, 503: PressureSchema },
-        },
+export default defineRoute((app, { pressure }) => {
+  app.get(
+    '/pressure',
+    {
+      schema: {
+        operationId: 'pressure',
+        summary: "This node's free scrape and render capacity, for load balancing",
+        tags: ['operations'],
+        response: { 200: PressureSchema, 503: PressureSchema },
       },
-      async (_request, reply) => {
-        const report = pressureReport(source);
-        reply.header('Cache-Control', 'no-store');
-        return reply.code(report.status === 'accepting' ? 200 : 503).send(report);
-      },
-    );
-  };
-}
+    },
+    async (_request, reply) => {
+      const report = pressureReport(pressure);
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(report.status === 'accepting' ? 200 : 503).send(report);
+    },
+  );
+});

@@ -4,9 +4,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account-store.js';
-import { ApiKeyLookup } from '../../accounts/api-key-lookup.js';
-import { appError } from '../../errors.js';
-import type { Store } from '../../store/db.js';
+import type { ApiKeyLookup } from '../../accounts/api-key-lookup.js';
+import { httpError } from '../http-errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,24 +24,23 @@ export function keyOf(request: FastifyRequest): string | undefined {
   const fromQuery = single((request.query as Record<string, unknown> | undefined)?.api_key);
   const fromHeader = single(request.headers['x-api-key']);
   if (fromQuery !== undefined && fromHeader !== undefined && fromQuery !== fromHeader) {
-    throw appError('INVALID_API_KEY');
+    throw httpError('INVALID_API_KEY');
   }
   return fromQuery ?? fromHeader;
 }
 
-export function createAuthenticate(store: Store) {
-  const keys = new ApiKeyLookup(store);
+export function createAuthenticate(keys: Pick<ApiKeyLookup, 'find'>) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const key = keyOf(request);
-    if (key === undefined || key === '') throw appError('API_KEY_REQUIRED');
+    if (key === undefined || key === '') throw httpError('API_KEY_REQUIRED');
     const account = await keys.find(key);
-    if (!account) throw appError('INVALID_API_KEY');
+    if (!account) throw httpError('INVALID_API_KEY');
     request.account = account;
   };
 }
 
 /** The caller's account on a route that ran `authenticate`. */
 export function accountOf(request: FastifyRequest): Account {
-  if (!request.account) throw appError('API_KEY_REQUIRED');
+  if (!request.account) throw httpError('API_KEY_REQUIRED');
   return request.account;
 }

@@ -1,51 +1,17 @@
 /**
  * One handler turns every failure into `{"error": "..."}` JSON with the documented status:
- * AppErrors from the catalog, Fastify's own errors (bad JSON, oversize or wrong-type bodies,
- * schema validation), unknown routes and wrong methods. Anything else is a 500 whose details
- * go only to the log.
+ * the service's errors (src/errors.ts), HTTP's own (../http-errors.ts, Fastify's body and
+ * validation errors included), unknown routes and wrong methods. Anything else is a 500 whose
+ * details go only to the log. It answers; it decides no texts.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, appError, isAppError } from '../../errors.js';
+import { appError, isAppError } from '../../errors.js';
+import { type ErrorAnswer, fromFastifyError, httpError, isHttpError } from '../http-errors.js';
 
-interface Answer {
-  status: number;
-  message: string;
-}
-
-function answerOf(error: AppError): Answer {
-  return { status: error.status, message: error.message };
-}
-
-function fromFastifyError(error: FastifyError): Answer | null {
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return answerOf(appError('INVALID_JSON_BODY', error.message));
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return answerOf(appError('BODY_TOO_LARGE', 1024 * 1024));
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return answerOf(appError('UNSUPPORTED_MEDIA_TYPE'));
-    case 'FST_ERR_CTP_INVALID_TYPE':
-      return answerOf(appError('BAD_REQUEST', 'Invalid Content-Type header'));
-  }
-  if (error.validation) {
-    const first = error.validation[0];
-    const where = error.validationContext ?? 'request';
-    const path = first?.instancePath
-      ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
-      : '';
-    const field = path || (first?.params as { missingProperty?: string })?.missingProperty || where;
-    return { status: 400, message: `Invalid ${where}: ${field} ${first?.message ?? 'is invalid'}` };
-  }
-  // Fastify's other 4xx (bad URL encoding, proto poisoning...) keep their status.
-  const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return { status, message: error.message };
-  return null;
-}
-
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')
@@ -54,14 +20,9 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
 
 export function registerErrorHandling(app: FastifyInstance, knownRoutes: RouteTable): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (isAppError(error)) return sendError(reply, error);
-    const mapped = fromFastifyError(error);
-    if (mapped) {
-      return reply
-        .code(mapped.status)
-        .type('application/json; charset=utf-8')
-        .send({ error: mapped.message });
-    }
+    if (isAppError(error) || isHttpError(error)) return sendError(reply, error);
+    const mapped = fromFastifyError(error, request.routeOptions.bodyLimit);
+    if (mapped) return sendError(reply, mapped);
     request.log.error({ err: error }, 'internal error');
     return sendError(reply, appError('INTERNAL'));
   });
@@ -71,10 +32,23 @@ export function registerErrorHandling(app: FastifyInstance, knownRoutes: RouteTa
     const allowed = knownRoutes.methodsFor(path);
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('Allow', allowed.join(', '));
-      return sendError(reply, appError('METHOD_NOT_ALLOWED', request.method));
+      return sendError(reply, httpError('METHOD_NOT_ALLOWED', request.method));
     }
-    return sendError(reply, appError('NOT_FOUND'));
+    return sendError(reply, httpError('NOT_FOUND'));
   });
+}
+
+/**
+ * The same answer written straight to a socket and closed, for requests that never become a
+ * Fastify request (refused by Node's HTTP parser, CONNECT).
+ */
+export function writeSocketError(socket: Socket, error: ErrorAnswer): void {
+  const body = JSON.stringify({ error: error.message });
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
