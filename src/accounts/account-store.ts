@@ -94,6 +94,19 @@ export async function findAccountByKeyHash(store: Store, keyHash: string): Promi
   return toAccount(row);
 }
 
+/** The secret that signs the account's webhook deliveries; null once the account is gone. */
+export async function webhookSecretOf(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('webhook_secret')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row?.webhook_secret ?? null;
+}
+
 export async function getAccount(db: Kysely<Database>, id: string): Promise<Account | null> {
   const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toAccount(row) : null;

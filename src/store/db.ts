@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DEFAULTS } from '../config.js';
 import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
@@ -163,4 +163,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       sqlite?.reader.close();
     },
   };
+}
+
+/** Throws unless the database answers a trivial query (readiness). */
+export async function checkDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -4,7 +4,7 @@
  * but does not decide: a browser that failed is relaunched on the next render.
  */
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
+import { checkDatabase } from '../../store/db.js';
 import { defineRoute } from '../route.js';
 
 const ReadySchema = Type.Object({
@@ -28,7 +28,7 @@ export default defineRoute((app, { store, readiness }) => {
     async (_request, reply) => {
       let database = 'ok';
       try {
-        await sql`select 1`.execute(store.db);
+        await checkDatabase(store.db);
       } catch (error) {
         database = `error: ${(error as Error).message}`;
       }

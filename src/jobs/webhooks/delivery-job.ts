@@ -6,6 +6,7 @@
  * that finds no bytes and just ends.
  */
 import type { Kysely } from 'kysely';
+import { webhookSecretOf } from '../../accounts/account-store.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import { setWebhookState, type WebhookState } from '../../store/run-records.js';
 import type { Database } from '../../store/schema.js';
@@ -50,15 +51,6 @@ function deliveryHeaders(
   if (payload.workflowId) headers['X-Workflow-Id'] = payload.workflowId;
   if (stored.targetStatus !== null) headers['X-Target-Status'] = String(stored.targetStatus);
   return headers;
-}
-
-async function webhookSecretOf(db: Kysely<Database>, accountId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('webhook_secret')
-    .where('id', '=', accountId)
-    .executeTakeFirst();
-  return row?.webhook_secret ?? null;
 }
 
 export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
