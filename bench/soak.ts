@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
+import { startWebhookReceiver } from '../test/helpers/webhook-receiver.js';
 import { createAccountCli, startNode } from '../test/scale/service-node.js';
-import { startWebhookCounter } from '../test/scale/webhook-counter.js';
 import { createMemoryProbe } from './lib/memory-probe.js';
 import {
   browserStatus,
@@ -66,7 +66,7 @@ site.route('/slow', (_req, res) => {
   }, FILL_DELAY_MS);
 });
 const account = await createAccountCli(databaseUrl, 1_000_000_000, 64, dataDir);
-const hook = await startWebhookCounter(account.webhookSecret);
+const hook = await startWebhookReceiver({ secret: account.webhookSecret });
 const probe = createMemoryProbe();
 const node = await startNode(databaseUrl, probe.env, dataDir);
 const snapshotDir = values.snapshots ?? null;
@@ -93,7 +93,7 @@ const targets: SoakTargets = {
   page: site.url('/page'),
   article: site.url('/article'),
   slow: site.url('/slow'),
-  webhookUrl: hook.url,
+  webhookUrl: hook.url('/hook'),
   workflowId,
 };
 
@@ -205,7 +205,7 @@ while (Date.now() < end) {
 await Promise.all(pending);
 let undelivered = 0;
 try {
-  await hook.waitFor(webhookIds, 60_000);
+  await hook.waitForRequests(webhookIds, 60_000);
 } catch (error) {
   undelivered = webhookIds.filter((id) => !hook.counts.has(id)).length;
   console.log((error as Error).message);
@@ -230,7 +230,7 @@ console.log(
   `\nserved ${served}, 5xx ${serverErrors}, transport errors ${transportErrors}, unexpected statuses ${unexpected}, skipped ticks ${skipped}`,
 );
 console.log(
-  `webhooks: ${webhookIds.length} accepted, ${undelivered} undelivered, ${[...hook.counts.values()].filter((c) => c > 1).length} delivered twice, ${hook.badSignatures} bad signatures`,
+  `webhooks: ${webhookIds.length} accepted, ${undelivered} undelivered, ${[...hook.counts.values()].filter((c) => c > 1).length} delivered twice, ${hook.badSignatures()} bad signatures`,
 );
 console.log(
   '\nmemory, after warm-up → end (service after a full GC; pool filled to its cap before both):',

@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
+import { type FixtureSite, PLAIN_PAGE, startFixtureSite } from '../helpers/fixture-site.js';
+import { refused } from '../helpers/refused.js';
+import { until } from '../helpers/until.js';
 import { cliEnv, type ServeProcess, spawnServe } from './spawn-cli.js';
 
 let site: FixtureSite;
@@ -32,18 +33,6 @@ function keyOf(lines: string[]): string {
   const line = lines.find((l) => l.startsWith('API key: '));
   assert.ok(line, `no "API key:" line in ${lines.length} lines`);
   return line.slice('API key: '.length);
-}
-
-/** Resolves true when a TCP connection to the port is refused. */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
 }
 
 before(async () => {
@@ -111,28 +100,26 @@ describe('pagegrab serve', () => {
     const url = await server.listening;
     const key = keyOf(server.lines);
     const port = Number(new URL(url).port);
-    const target = encodeURIComponent(site.url('/slow?ms=1500'));
-    const started = Date.now();
-    const inFlight = fetch(`${url}/api/scraper?api_key=${key}&url=${target}`).then(async (r) => ({
-      status: r.status,
-      body: await r.text(),
-      at: Date.now(),
-    }));
-    await new Promise((r) => setTimeout(r, 400));
+    // The target holds the page until the test has seen the refusal: the request is in
+    // flight for the whole drain, however slow the machine.
+    let release: (() => void) | undefined;
+    site.route('/held', (_req, res) => {
+      release = () => res.writeHead(200, { 'content-type': 'text/html' }).end(PLAIN_PAGE);
+    });
+    const target = encodeURIComponent(site.url('/held'));
+    let answered = false;
+    const inFlight = fetch(`${url}/api/scraper?api_key=${key}&url=${target}`).then(async (r) => {
+      answered = true;
+      return { status: r.status, body: await r.text() };
+    });
+    await until(() => release !== undefined, 30_000);
     server.child.kill('SIGTERM');
-    let refusedAt = 0;
-    while (Date.now() - started < 1400) {
-      if (await refused(port)) {
-        refusedAt = Date.now();
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.ok(refusedAt > 0, 'new connections are refused during the drain');
+    await until(() => refused(port), 30_000);
+    assert.equal(answered, false, 'the in-flight request is still open at the refusal');
+    release?.();
     const answer = await inFlight;
     assert.equal(answer.status, 200);
     assert.match(answer.body, /Fixture page/);
-    assert.ok(answer.at > refusedAt, 'the in-flight request finished after the refusal');
     const { code } = await server.exited;
     assert.equal(code, 0);
   });

@@ -5,10 +5,10 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../helpers/free-port.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const cli = join(root, 'src', 'cli', 'main.ts');
@@ -24,18 +24,6 @@ export interface ServiceNode {
   signal(name: NodeJS.Signals): void;
   /** SIGKILL if still running, and removes its DATA_DIR. */
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
 }
 
 /**

@@ -27,7 +27,7 @@ import { type ClaimedJob, JobQueue } from '../../../src/store/job-queue.js';
 import { saveRunRecord, type WebhookState } from '../../../src/store/run-records.js';
 import { loadResult, saveResult } from '../../../src/store/webhook-results.js';
 import { sampleRunRecord } from '../../helpers/run-record.js';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pagegrab-delivery-job-'));
 const dispatchers = createDispatchers({ allowPrivate: true }, 4);

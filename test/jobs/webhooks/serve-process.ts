@@ -3,20 +3,12 @@
  * `pagegrab accounts create` command line, as an operator runs them.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../helpers/free-port.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const cli = ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface CliAccount {
   id: string;

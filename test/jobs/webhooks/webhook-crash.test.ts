@@ -12,8 +12,8 @@ import { getAccount } from '../../../src/accounts/account-store.js';
 import { verifyWebhook } from '../../../src/jobs/webhooks/signature.js';
 import { openStore } from '../../../src/store/db.js';
 import { startFixtureSite } from '../../helpers/fixture-site.js';
+import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { createAccountWithCli, type ServeProcess, spawnServe } from './serve-process.js';
-import { startWebhookReceiver } from './webhook-receiver.js';
 
 const TOTAL = 200;
 const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-crash-'));

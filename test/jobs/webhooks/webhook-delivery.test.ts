@@ -3,14 +3,18 @@
  * and a receiver, both on 127.0.0.1. Backoff base 50 ms so retries take moments.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { getAccount } from '../../../src/accounts/account-store.js';
 import { verifyWebhook } from '../../../src/jobs/webhooks/signature.js';
 import type { WebhookState } from '../../../src/store/run-records.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { freePort } from '../../helpers/free-port.js';
 import { startService, type TestService } from '../../helpers/service.js';
-import { type Delivery, startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
+import {
+  type Delivery,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../helpers/webhook-receiver.js';
 
 let service: TestService;
 let site: FixtureSite;
@@ -95,14 +99,6 @@ function assertSigned(delivery: Delivery) {
   );
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('a successful scrape is delivered as the direct call would have answered', () => {
   for (const [name, params] of [
     ['HTML', { url: '' }],
@@ -156,7 +152,7 @@ describe('a successful scrape is delivered as the direct call would have answere
 });
 
 test('a failed scrape delivers the JSON error while the caller got ok; nothing is charged', async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/`;
+  const url = `http://127.0.0.1:${await freePort()}/`;
   const { res, body } = await direct({ url });
   assert.equal(res.status, 502);
   const before = (await recordOfAccount()).credits;
@@ -243,7 +239,7 @@ test('a receiver answering 400 is not retried and the record says failed', async
 });
 
 test('an unreachable receiver is retried 8 times, then the delivery is failed; the scrape stays charged', async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/hook`;
+  const url = `http://127.0.0.1:${await freePort()}/hook`;
   const creditsBefore = (await recordOfAccount()).credits;
   const res = await fetch(scraperUrl({ url: site.url('/article'), webhook_url: url }));
   const { requestId } = (await res.json()) as { requestId: string };

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startService, type TestService } from '../../helpers/service.js';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
 /** A public address literal: the guard classifies it without DNS. */
 const PUBLIC_TARGET = 'http://1.1.1.1/page';

@@ -9,8 +9,8 @@ import { getAccount } from '../../../src/accounts/account-store.js';
 import { openStore } from '../../../src/store/db.js';
 import { startFixtureSite } from '../../helpers/fixture-site.js';
 import { createTestDatabase, pgSkipReason } from '../../helpers/postgres.js';
+import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { createAccountWithCli, type ServeProcess, spawnServe } from './serve-process.js';
-import { startWebhookReceiver } from './webhook-receiver.js';
 
 const TOTAL = 100;
 const servers: ServeProcess[] = [];

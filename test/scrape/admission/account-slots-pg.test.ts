@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPostgresAccountSlots } from '../../src/scrape/admission/account-slots-pg.js';
-import type { Release } from '../../src/scrape/admission/admission.js';
-import { openStore, type Store } from '../../src/store/db.js';
-import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
+import { createPostgresAccountSlots } from '../../../src/scrape/admission/account-slots-pg.js';
+import type { Release } from '../../../src/scrape/admission/admission.js';
+import { openStore, type Store } from '../../../src/store/db.js';
+import { createTestDatabase, pgSkipReason } from '../../helpers/postgres.js';
 
 describe('account slots on PostgreSQL', { skip: pgSkipReason }, () => {
   let database: { url: string; drop(): Promise<void> };

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium } from 'playwright-core';
 import { DEFAULTS } from '../../../src/config.js';
 import {
-  type BlockSelection,
   collectDomTokensInPage,
   cosmeticCss,
   type FilterEngines,
@@ -14,6 +11,8 @@ import {
   matchesNetworkBlock,
 } from '../../../src/scrape/blockers/filter-engines.js';
 import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-process.js';
+import type { BlockSelection } from '../../../src/scrape/types.js';
+import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { builtFilterDir } from './built-filters.js';
 
 const FIXTURE = readFileSync(
@@ -27,23 +26,19 @@ function isLoopback(url: string): boolean {
 }
 
 describe('in-browser blocking with the filter engines (real Chromium)', () => {
-  let server: Server;
+  let site: FixtureSite;
   let base: string;
   let browser: Browser;
   let engines: FilterEngines;
 
   before(async () => {
     engines = await loadFilterEngines(builtFilterDir());
-    server = createServer((req, res) => {
-      if (req.url?.startsWith('/static/') || req.url?.startsWith('/images/')) {
-        res.end('');
-        return;
-      }
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(FIXTURE);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    site = await startFixtureSite();
+    site.html('/article', FIXTURE);
+    // The page's first-party resources: present, and empty.
+    for (const path of ['/static/app.js', '/static/site.css', '/images/photo.jpg'])
+      site.route(path, (_req, res) => res.end(''));
+    base = site.origin;
     browser = await chromium.launch({
       executablePath: DEFAULTS.chromiumPath,
       args: [...CHROMIUM_ARGS],
@@ -52,7 +47,7 @@ describe('in-browser blocking with the filter engines (real Chromium)', () => {
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await site?.close();
   });
 
   async function load(which: BlockSelection) {

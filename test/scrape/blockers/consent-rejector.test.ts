@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { DEFAULTS } from '../../../src/config.js';
@@ -10,36 +8,22 @@ import {
   loadConsentRejectorAssets,
 } from '../../../src/scrape/blockers/consent-rejector.js';
 import { CHROMIUM_ARGS } from '../../../src/scrape/engines/browser/chromium-process.js';
+import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { oneTrustBanner } from '../../helpers/fixtures/consent-banners.js';
 
-// OneTrust's banner as its SDK renders it: autoconsent's Onetrust rule detects
-// #onetrust-banner-sdk and, to opt out, clicks a visible #onetrust-reject-all-handler.
 const ONETRUST_PAGE = `<!doctype html><html><head><title>Consent fixture</title></head><body>
 <main><h1>Article</h1><p>Main content.</p></main>
-<div id="onetrust-consent-sdk">
-  <div id="onetrust-banner-sdk" class="otFlat" role="region" aria-label="Cookie banner"
-       style="position:fixed;bottom:0;left:0;right:0;padding:20px;background:#fff;border-top:1px solid #000">
-    <p id="onetrust-policy-text">We use cookies to improve your experience.</p>
-    <div id="onetrust-button-group">
-      <button id="onetrust-pc-btn-handler">Cookie Settings</button>
-      <button id="onetrust-reject-all-handler">Reject All</button>
-      <button id="onetrust-accept-btn-handler">Accept All Cookies</button>
-    </div>
-  </div>
-</div>
-<script>
-  function record(which) {
-    fetch('/clicked?button=' + which, { method: 'POST' });
-    document.getElementById('onetrust-banner-sdk').style.display = 'none';
-  }
-  document.getElementById('onetrust-accept-btn-handler').onclick = function () { record('accept'); };
-  document.getElementById('onetrust-reject-all-handler').onclick = function () { record('reject'); };
-</script>
+${oneTrustBanner({
+  style:
+    'position:fixed;bottom:0;left:0;right:0;padding:20px;background:#fff;border-top:1px solid #000',
+  reportTo: '/clicked?button=',
+})}
 </body></html>`;
 
 const PLAIN_PAGE = '<!doctype html><html><body><main><h1>No banner here</h1></main></body></html>';
 
 describe('installConsentRejector (real Chromium)', () => {
-  let server: Server;
+  let site: FixtureSite;
   let base: string;
   let browser: Browser;
   let assets: ConsentRejectorAssets;
@@ -47,18 +31,14 @@ describe('installConsentRejector (real Chromium)', () => {
 
   before(async () => {
     assets = loadConsentRejectorAssets();
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/clicked') {
-        clicks.push(url.searchParams.get('button') ?? '?');
-        res.end('ok');
-        return;
-      }
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(url.pathname === '/plain' ? PLAIN_PAGE : ONETRUST_PAGE);
+    site = await startFixtureSite();
+    site.html('/', ONETRUST_PAGE);
+    site.html('/plain', PLAIN_PAGE);
+    site.route('/clicked', (_req, res, url) => {
+      clicks.push(url.searchParams.get('button') ?? '?');
+      res.end('ok');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = site.origin;
     browser = await chromium.launch({
       executablePath: DEFAULTS.chromiumPath,
       args: [...CHROMIUM_ARGS],
@@ -67,7 +47,7 @@ describe('installConsentRejector (real Chromium)', () => {
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await site?.close();
   });
 
   async function loopbackOnlyContext(): Promise<BrowserContext> {
@@ -111,9 +91,8 @@ describe('installConsentRejector (real Chromium)', () => {
       const page = await context.newPage();
       const rejection = await installConsentRejector(page, assets);
       await page.goto(`${base}/plain`, { waitUntil: 'load' });
-      const started = performance.now();
       const outcome = await rejection.settled(20_000, 1000);
-      assert.ok(performance.now() - started < 5000);
+      // Not the 20 s budget: the quiet period after detection found nothing ended the wait.
       assert.equal(outcome.timedOut, false);
       assert.deepEqual(outcome.detected, []);
       assert.equal(outcome.optOut, null);
@@ -129,10 +108,9 @@ describe('installConsentRejector (real Chromium)', () => {
       const page = await context.newPage();
       const rejection = await installConsentRejector(page, assets);
       // Not navigated: autoconsent never runs, so only the budget can end the wait.
-      const started = performance.now();
       const outcome = await rejection.settled(300);
       assert.equal(outcome.timedOut, true);
-      assert.ok(performance.now() - started < 2000);
+      assert.equal(outcome.done, false);
     } finally {
       await context.close();
     }

@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { after, describe, it } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { isAppError } from '../../../src/errors.js';
@@ -12,19 +11,22 @@ import { loadFilterEngines } from '../../../src/scrape/blockers/filter-engines.j
 import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { createOutputStage } from '../../../src/scrape/output/index.js';
 import { createOutputPool } from '../../../src/scrape/output/output-pool.js';
-import type { PageSnapshot, ScrapeOptions, ScrapePlan } from '../../../src/scrape/types.js';
+import type { PageSnapshot, ScrapeOptions, ScrapeRun } from '../../../src/scrape/types.js';
+import { until } from '../../helpers/until.js';
 import { builtFilterDir } from '../blockers/built-filters.js';
 
 const SMALL = `<html><head><title>Story</title></head><body><article>${'<p>A paragraph of the story, with commas, clauses, and enough words to read like prose.</p>'.repeat(8)}</article></body></html>`;
 /** Takes seconds to convert (a 6 MB page of 100,000 short blocks). */
 const HUGE = `<html><body>${'<div><p>para <b>bold</b> and <a href="/x">link</a></p></div>'.repeat(200_000)}</body></html>`;
 
-function planFor(timeoutMs: number, signal = new AbortController().signal): ScrapePlan {
+function planFor(timeoutMs: number, signal = new AbortController().signal): ScrapeRun {
   return {
     options: { timeoutMs } as ScrapeOptions,
     engine: 'fetch',
     output: 'markdown',
+    block: null,
     proxies: [],
+    isolationKey: 'test-account',
     deadline: Date.now() + timeoutMs,
     signal,
   };
@@ -46,7 +48,8 @@ describe('output pool (Markdown)', () => {
   });
 
   it('stops a page over the cap with TIMED_OUT, and the next page still converts', async () => {
-    const t0 = performance.now();
+    // Uncapped, HUGE takes seconds and then resolves: a rejection with the cap's text means
+    // the cap ended it (bench/output-caps.ts measures how soon).
     await assert.rejects(
       pool.run({ html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true }),
       (error) => {
@@ -56,8 +59,6 @@ describe('output pool (Markdown)', () => {
         return true;
       },
     );
-    // Uncapped, HUGE takes many seconds; the bound only tells the cap from the conversion.
-    assert.ok(performance.now() - t0 < 3_000, 'the cap, not the conversion, ended it');
     assert.match(
       await pool.run({ html: SMALL, pageUrl: 'http://127.0.0.1/', markdown: true }),
       /A paragraph/,
@@ -78,15 +79,14 @@ describe('output pool (Markdown)', () => {
   it('stops at once when the signal aborts, with its reason', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('client gone')), 50);
-    const t0 = performance.now();
+    // A conversion that ran to its end would resolve; the cap would say TIMED_OUT.
     await assert.rejects(
       pool.run(
         { html: HUGE, pageUrl: 'http://127.0.0.1/', markdown: true },
         { signal: controller.signal },
       ),
-      /client gone/,
+      (error) => error === controller.signal.reason,
     );
-    assert.ok(performance.now() - t0 < 2_000, 'the abort, not the conversion, ended it');
   });
 
   it('fails pending conversions with NOT_READY on close', async () => {
@@ -102,9 +102,11 @@ describe('output pool (Markdown)', () => {
 });
 
 describe('output stage on a loopback server', () => {
-  it('a slow page times out while a concurrent small page answers quickly', async () => {
+  it('a slow page times out while a concurrent small page is answered first', async () => {
     const stage = createOutputStage({ size: 2, maxMs: 1_000 });
+    let hugeAsked = false;
     const server = createServer((req, res) => {
+      if (req.url === '/huge') hugeAsked = true;
       const html = req.url === '/huge' ? HUGE : SMALL;
       stage.produce(planFor(30_000), snapshot(html)).then(
         (result) => res.writeHead(200, { 'content-type': result.contentType }).end(result.body),
@@ -119,21 +121,13 @@ describe('output stage on a loopback server', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // boot both workers first (under tsx each one compiles the converter)
     await Promise.all([fetch(`${base}/small`), fetch(`${base}/small`)]);
-    // the event loop's longest stall while both are in flight
-    let worstLag = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      worstLag = Math.max(worstLag, now - last - 10);
-      last = now;
-    }, 10);
     try {
       const finished: string[] = [];
       const huge = fetch(`${base}/huge`).then(async (r) => {
         finished.push('huge');
         return { status: r.status, body: await r.text() };
       });
-      await new Promise((r) => setTimeout(r, 50)); // the huge page is converting now
+      await until(() => hugeAsked); // the huge page is converting now
       const small = await fetch(`${base}/small`);
       finished.push('small');
       assert.equal(small.status, 200);
@@ -143,11 +137,9 @@ describe('output stage on a loopback server', () => {
       assert.equal(slow.status, 504);
       assert.deepEqual(JSON.parse(slow.body), { error: 'Timed out after 1000 ms' });
       // Converted on the event loop, the huge page (seconds) would hold the small one back
-      // and stall the loop for all of it; bounds are generous against a loaded machine.
+      // (bench/static-blocker-stall.ts measures the loop's stall).
       assert.deepEqual(finished, ['small', 'huge']);
-      assert.ok(worstLag < 900, `event loop stalled ${worstLag.toFixed(0)} ms`);
     } finally {
-      clearInterval(ticker);
       server.close();
       await stage.close();
     }

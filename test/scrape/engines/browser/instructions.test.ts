@@ -54,8 +54,7 @@ test('fill with a delay types key by key', async () => {
   assert.match(snapshot.html, /<title>keys=[3-9]<\/title>/);
 });
 
-test('a wait for a selector that never appears is 422 within the budget', async () => {
-  const started = Date.now();
+test('a wait for a selector that never appears is 422, not a 504 at the end of the budget', async () => {
   const plan = renderPlan(site.url('/form'), {
     timeoutMs: 2_000,
     instructions: [{ click: '#go' }, { wait: '#never' }],
@@ -65,20 +64,19 @@ test('a wait for a selector that never appears is 422 within the budget', async 
     status: 422,
     message: 'Instruction 1 (wait) failed: #never did not appear',
   });
-  assert.ok(Date.now() - started < 2_000);
 });
 
-test('a click on a missing element fails at once, not at the end of the budget', async () => {
-  const started = Date.now();
+test('a click on a missing element fails as missing, without waiting for it to appear', async () => {
   const plan = renderPlan(site.url('/form'), {
     timeoutMs: 20_000,
     instructions: [{ click: '#missing' }],
   });
   await assert.rejects(engine.render(plan), {
     code: 'INSTRUCTION_FAILED',
+    // The presence check's text: a wait for the element would end in "did not become
+    // actionable" (the action timeout) or TIMED_OUT (the budget).
     message: 'Instruction 0 (click) failed: no element matches #missing',
   });
-  assert.ok(Date.now() - started < 3_000);
 });
 
 test('a delay longer than the rest of the budget is TIMED_OUT', async () => {
