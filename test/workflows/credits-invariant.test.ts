@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { pgSkipReason } from '../helpers/postgres.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { type Call, type WorkflowBody, workflowClient } from './http.js';
+import { type Call, type WorkflowBody, workflowClient } from '../helpers/workflow-http.js';
 
 const RUNS = 200;
 

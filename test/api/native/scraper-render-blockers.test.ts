@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { oneTrustBanner } from '../../helpers/fixtures/consent-banners.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 let service: TestService;
@@ -32,27 +33,13 @@ const PAGE = `<!doctype html><html><head><title>blockers</title></head><body sty
 <ins class="adsbygoogle" data-ad-client="ca-pub-1" data-ad-slot="1" style="display:block;width:300px;height:100px;${css('ad')}">
   <img src="/ads/728x90.gif" width="1" height="1"></ins>
 <iframe src="/www/delivery/avw.php?zoneid=1" width="50" height="20"></iframe></main>
-<div id="onetrust-consent-sdk">
-  <div id="onetrust-banner-sdk" class="otFlat" role="region" aria-label="Cookie banner"
-       style="position:fixed;top:200px;left:0;right:0;height:120px;${css('cookieBanner')}">
-    <p id="onetrust-policy-text">We use cookies to improve your experience.</p>
-    <div id="onetrust-button-group">
-      <button id="onetrust-pc-btn-handler">Cookie Settings</button>
-      <button id="onetrust-reject-all-handler">Reject All</button>
-      <button id="onetrust-accept-btn-handler">Accept All Cookies</button>
-    </div>
-  </div>
-</div>
+${oneTrustBanner({
+  style: `position:fixed;top:200px;left:0;right:0;height:120px;${css('cookieBanner')}`,
+  reportTo: '/consent/',
+})}
 <div id="intercom-container" style="position:fixed;right:0;bottom:0;width:120px;height:120px;${css('intercomContainer')}"></div>
 <div class="intercom-lightweight-app" style="position:fixed;left:0;bottom:0;width:120px;height:120px;${css('intercomLightweight')}"></div>
-<script>
-  function record(which) {
-    fetch('/consent/' + which, { method: 'POST' });
-    document.getElementById('onetrust-banner-sdk').style.display = 'none';
-  }
-  document.getElementById('onetrust-accept-btn-handler').onclick = () => record('accept');
-  document.getElementById('onetrust-reject-all-handler').onclick = () => record('reject');
-</script></body></html>`;
+</body></html>`;
 
 /** RGB(A) pixels of an 8-bit, non-interlaced PNG (what Chromium writes). */
 function decodePng(png: Buffer): { width: number; height: number; channels: number; px: Buffer } {

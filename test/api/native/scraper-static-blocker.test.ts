@@ -11,6 +11,7 @@ import { loadFilterEngines } from '../../../src/scrape/blockers/filter-engines.j
 import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { startService, type TestService } from '../../helpers/service.js';
+import { until } from '../../helpers/until.js';
 import { builtFilterDir } from '../../scrape/blockers/built-filters.js';
 
 const FIXTURE = readFileSync(
@@ -77,24 +78,21 @@ test('a small page is answered while a big block_ads page is still being strippe
   // The workers are booted (engines loaded) by the test above or this warm-up.
   await scrape('/page', { block_ads: 'true' });
   const finished: string[] = [];
-  const started = performance.now();
   const big = scrape('/big-ads', { block_ads: 'true' }).then((answer) => {
     finished.push('big');
-    return { ...answer, ms: performance.now() - started };
+    return answer;
   });
-  // Let the big page reach its worker before the small one is asked for.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The big page has been fetched (it is on its way to a worker) before the small one is asked for.
+  await until(() => site.hits('/big-ads') > 0, 60_000);
   const small = await scrape('/page');
   finished.push('small');
-  const smallAt = performance.now() - started;
   assert.equal(small.response.status, 200);
   assert.match(small.text, /Hello fixture/);
-  const { response, text, ms } = await big;
+  const { response, text } = await big;
   assert.equal(response.status, 200);
   // (includes, not match: a failure must not print 8 MB)
   assert.ok(!text.includes('class="banner-ad"'), 'the ad containers were stripped');
   assert.ok(text.includes('id="p39999"'), 'the posts were kept');
   // On the event loop the strip (> 1 s) would hold the small page back until it was done.
   assert.deepEqual(finished, ['small', 'big']);
-  assert.ok(ms - smallAt > 300, `big ${ms.toFixed(0)} ms, small at ${smallAt.toFixed(0)} ms`);
 });

@@ -11,7 +11,7 @@ import {
   WORKFLOW_FIELDS,
   type WorkflowBody,
   workflowClient,
-} from '../../workflows/http.js';
+} from '../../helpers/workflow-http.js';
 
 const URL_A = 'http://127.0.0.1:9/a';
 let service: TestService;

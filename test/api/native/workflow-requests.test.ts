@@ -14,7 +14,7 @@ import {
   RECORD_FIELDS,
   type WorkflowBody,
   workflowClient,
-} from '../../workflows/http.js';
+} from '../../helpers/workflow-http.js';
 
 interface RecordBody {
   id: string;

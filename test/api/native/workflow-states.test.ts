@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { startService, type TestService } from '../../helpers/service.js';
-import { type Call, ISO_MS, type WorkflowBody, workflowClient } from '../../workflows/http.js';
+import {
+  type Call,
+  ISO_MS,
+  type WorkflowBody,
+  workflowClient,
+} from '../../helpers/workflow-http.js';
 
 let service: TestService;
 let site: FixtureSite;

@@ -55,8 +55,15 @@ async function runStep(
   const actionTimeout = () =>
     Math.max(1, Math.min(settings.actionTimeoutMs, budget.remaining() - RESERVE_MS));
   if ('wait' in step) {
-    const timeout = Math.max(1, budget.remaining() - RESERVE_MS);
-    await page.locator(step.wait).first().waitFor({ state: 'visible', timeout });
+    const ms = Math.max(1, budget.remaining() - RESERVE_MS);
+    // Our own timer too, not only Playwright's: on a loaded machine Playwright's timeout
+    // reaches us after the budget's timer, and a selector that never appeared became a 504.
+    // A timer of this event loop that is due first also fires first, however late both are.
+    await budget.race(page.locator(step.wait).first().waitFor({ state: 'visible', timeout: ms }), {
+      ms,
+      onCap: () =>
+        Object.assign(new Error(`${step.wait} did not appear`), { name: 'TimeoutError' }),
+    });
     return;
   }
   if ('click' in step) {

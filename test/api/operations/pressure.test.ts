@@ -1,8 +1,8 @@
 /** GET /pressure: what a load balancer reads to route by free capacity. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type PressureSource, pressureReport } from '../../src/api/operations/pressure.get.js';
-import { startService, type TestService } from '../helpers/service.js';
+import { type PressureSource, pressureReport } from '../../../src/api/operations/pressure.get.js';
+import { startService, type TestService } from '../../helpers/service.js';
 
 function source(over: Partial<Record<'draining' | 'inFlight' | 'inUse' | 'queued', number>>) {
   return {
