@@ -146,14 +146,12 @@ test('a 100 KB page is read whole', async () => {
 });
 
 test('a target slower than the budget is a 504 naming the budget', async () => {
-  const before = site.hits('/slow');
   const error = await failure(
     engine.fetch(fetchPlan(site.url('/slow?ms=5000'), { timeoutMs: 1000 })),
   );
   assert.equal(error.code, 'TIMED_OUT');
   assert.equal(error.status, 504);
   assert.equal(error.message, 'Timed out after 1000 ms');
-  assert.equal(site.hits('/slow'), before + 1, 'the target was asked');
 });
 
 test('a body that stalls mid-way times out too', async () => {
