@@ -42,12 +42,13 @@ export function scrapeJobHandler(deps: ScrapeJobDeps): JobHandler {
   return async (job, signal) => {
     const plan = scraper.restore(job.payload);
     const { requestId } = plan;
-    if (!(await loadResult(db, requestId)) && job.attempts > job.maxAttempts) {
+    let stored = await loadResult(db, requestId);
+    if (!stored && job.attempts > job.maxAttempts) {
       // Every earlier holder died during this scrape: stop trying, refund, tell the receiver.
       const failed: Outcome = { ok: false, error: appError('INTERNAL') };
       await saveResult(db, resultOf(requestId, failed, plan.options.url));
+      stored = await loadResult(db, requestId);
     }
-    const stored = await loadResult(db, requestId);
     if (!stored) {
       let stop: JobOutcome | null = null;
       await scraper.execute(plan, {
