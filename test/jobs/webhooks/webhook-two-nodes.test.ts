@@ -16,6 +16,22 @@ const TOTAL = 100;
 const servers: ServeProcess[] = [];
 
 /** A fresh database, a fixture site and a receiver, all gone after the test. */
+/** The request ids settled in the shared database, and the account's balance. */
+async function ledgerOf(url: string, accountId: string) {
+  const store = await openStore({ databaseUrl: url, dataDir: '/nonexistent-unused' });
+  try {
+    const rows = await store.db
+      .selectFrom('ledger')
+      .select('request_id')
+      .where('kind', '=', 'settle')
+      .execute();
+    const credits = (await getAccount(store.db, accountId))?.credits;
+    return { settled: rows.map((r) => r.request_id), credits };
+  } finally {
+    await store.close();
+  }
+}
+
 async function setUp(t: TestContext) {
   const database = await createTestDatabase();
   const [site, receiver] = await Promise.all([startFixtureSite(), startWebhookReceiver()]);
@@ -66,19 +82,10 @@ test('two nodes on one PostgreSQL run each webhook scrape once and settle it onc
 
   for (let i = 0; i < TOTAL; i++) assert.equal(site.hits(`/t/${i}`), 1, `page ${i} scraped once`);
   assert.equal(receiver.deliveries.length, TOTAL, 'no delivery repeated without a failure');
-  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
-  try {
-    const settles = await store.db
-      .selectFrom('ledger')
-      .select('request_id')
-      .where('kind', '=', 'settle')
-      .execute();
-    assert.equal(settles.length, TOTAL);
-    assert.deepEqual(new Set(settles.map((r) => r.request_id)), new Set(ids));
-    assert.equal((await getAccount(store.db, account.id))?.credits, 1000 - TOTAL);
-  } finally {
-    await store.close();
-  }
+  const { settled, credits } = await ledgerOf(database.url, account.id);
+  assert.equal(settled.length, TOTAL);
+  assert.deepEqual(new Set(settled), new Set(ids));
+  assert.equal(credits, 1000 - TOTAL);
 });
 
 test('when one of two nodes is killed mid-delivery, the other takes its jobs after the lease', {
@@ -132,15 +139,6 @@ test('when one of two nodes is killed mid-delivery, the other takes its jobs aft
   await receiver.waitFor(() => delivered().size >= ids.length, 60_000);
   await survivor.stop();
   assert.deepEqual([...delivered()].sort(), [...ids].sort());
-  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
-  try {
-    const settles = await store.db
-      .selectFrom('ledger')
-      .select('request_id')
-      .where('kind', '=', 'settle')
-      .execute();
-    assert.equal(settles.length, ids.length, 'exactly one settle per request');
-  } finally {
-    await store.close();
-  }
+  const { settled } = await ledgerOf(database.url, account.id);
+  assert.equal(settled.length, ids.length, 'exactly one settle per request');
 });
