@@ -24,18 +24,76 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const PROXY_TYPES = ['datacenter', 'residential', 'mobile'] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
 
-export type OutputType = 'html' | 'markdown' | 'screenshot';
+/**
+ * `document`: several formats from one load (the Firecrawl door), as a JSON PageDocument.
+ */
+export type OutputType = 'html' | 'markdown' | 'screenshot' | 'document';
 export type EngineName = 'fetch' | 'browser';
 
+/** When a render counts as loaded (Playwright's waitUntil). */
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+/** A screenshot as a step or a format asks for it. */
+export interface ScreenshotRequest {
+  fullPage: boolean;
+  /** JPEG quality 1..100; null: PNG. */
+  quality: number | null;
+  /** Window size for this screenshot; null: the run's window. */
+  viewport: { width: number; height: number } | null;
+}
+
+/**
+ * One browser step. The native `instructions` take wait, fill, click, delay, press, scroll,
+ * evaluate and infinite_scroll; the Firecrawl door's actions map onto all of them (its
+ * `write`, `click` with `all`, `screenshot` and `scrape` only exist there).
+ */
 export type Instruction =
   | { wait: string }
   | { fill: { selector: string; text: string; delay: number } }
   | { click: string }
-  | { delay: number };
-export type InstructionKind = 'wait' | 'fill' | 'click' | 'delay';
+  | { delay: number }
+  | { press: string }
+  | { scroll: { direction: 'up' | 'down'; selector: string | null } }
+  | { evaluate: string }
+  | { infinite_scroll: { max_scrolls: number; delay: number } }
+  | { click_all: string }
+  | { write: string }
+  | { screenshot: ScreenshotRequest }
+  | { snapshot: true };
+export type InstructionKind =
+  | 'wait'
+  | 'fill'
+  | 'click'
+  | 'delay'
+  | 'press'
+  | 'scroll'
+  | 'evaluate'
+  | 'infinite_scroll'
+  | 'click_all'
+  | 'write'
+  | 'screenshot'
+  | 'snapshot';
 
-/** Validated, normalised scraper parameters (after the precedence merge). */
-export interface ScrapeOptions {
+/** What the formats of a `document` output ask for (the Firecrawl door's `formats`). */
+export interface DocumentRequest {
+  markdown: boolean;
+  /** The cleaned page (scripts, styles, hidden elements removed; main content if asked). */
+  html: boolean;
+  /** The page as loaded. */
+  rawHtml: boolean;
+  links: boolean;
+  screenshot: ScreenshotRequest | null;
+  /** Main-content extraction for markdown and html; false: the whole cleaned page. */
+  onlyMainContent: boolean;
+  /** CSS selectors: keep only these (empty: everything), then drop the excluded ones. */
+  includeTags: string[];
+  excludeTags: string[];
+  removeBase64Images: boolean;
+}
+
+/** Validated, normalised scraper parameters of the native API (after the precedence merge). */
+export interface NativeOptions {
   url: string;
   render: boolean;
   windowWidth: number;
@@ -54,7 +112,36 @@ export interface ScrapeOptions {
   instructions: Instruction[];
   /** The whole budget of the scrape in milliseconds. */
   timeoutMs: number;
+  /** When a render counts as loaded. */
+  waitUntil: WaitUntil;
 }
+
+/** What other doors (the Firecrawl API) can ask beyond the native parameters. */
+export interface DoorOptions {
+  /** Extra pause after the load, before the steps (Firecrawl's waitFor); 0: none. */
+  waitForMs: number;
+  /** A phone: viewport, user agent, touch. */
+  mobile: boolean;
+  /** Extra request headers for the target. */
+  headers: Record<string, string>;
+  /** Accept-Language, most preferred first; empty: the engine's default. */
+  languages: string[];
+  skipTlsVerification: boolean;
+  /**
+   * Fetch first and render only when the fetched page plainly needs JavaScript (the engine
+   * heuristic in scrape/engines/needs-javascript.ts); charged as a render only if rendered.
+   */
+  renderWhenNeeded: boolean;
+  /**
+   * Try the planned proxy type first, then a residential proxy when the answer looks
+   * blocked (Firecrawl's proxy=auto); charged for the proxy actually used.
+   */
+  proxyEscalation: boolean;
+  /** Several formats from one load; null: the native single output. */
+  document: DocumentRequest | null;
+}
+
+export interface ScrapeOptions extends NativeOptions, DoorOptions {}
 
 /** An upstream proxy as the operator configured it (PROXIES_FILE). */
 export interface ProxyEndpoint {
@@ -128,16 +215,57 @@ export interface PageSnapshot {
   status: number;
   /** The document as UTF-8 text (for render=true: the rendered DOM). */
   html: string;
-  /** PNG bytes, only when the plan's output is 'screenshot'. */
+  /** PNG (or JPEG when a quality was asked) bytes, when the plan's output asks for one. */
   screenshot?: Buffer;
+  /** The target's Content-Type, when known. */
+  contentType?: string | null;
+  /** What the steps returned: screenshot, snapshot and evaluate steps, in step order. */
+  actions?: ActionResults;
+  /** Which engine and proxy type produced the page (an escalated scrape changes them). */
+  used?: UsedResources;
+}
+
+export interface UsedResources {
+  engine: EngineName;
+  proxyType: ProxyType;
+}
+
+export interface ActionResults {
+  screenshots: Buffer[];
+  snapshots: { url: string; html: string }[];
+  javascriptReturns: { type: string; value: unknown }[];
+}
+
+/** A page's metadata as a `document` output reports it (Firecrawl's field names). */
+export type PageMetadata = Record<string, string | string[] | number | undefined>;
+
+/**
+ * The `document` output: every asked format from one load, JSON-serialisable (screenshots
+ * base64) so a job can store it. The door turns it into its own envelope.
+ */
+export interface PageDocument {
+  markdown?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: { contentType: string; base64: string };
+  metadata: PageMetadata;
+  actions?: {
+    screenshots: { contentType: string; base64: string }[];
+    scrapes: { url: string; html: string }[];
+    javascriptReturns: { type: string; value: unknown }[];
+  };
 }
 
 /** What the output stage produces and the route (or a webhook) sends. */
 export interface ScrapeResult {
   contentType: string;
+  /** For a `document` output: the PageDocument as UTF-8 JSON. */
   body: Buffer;
   finalUrl: string;
   targetStatus: number;
+  /** What the page was loaded with, when the plan left a choice (render, proxy escalation). */
+  used?: UsedResources;
 }
 
 /** How a run ended: the result, or the catalog error its caller is answered with. */

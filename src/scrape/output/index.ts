@@ -33,6 +33,9 @@ const producers: Record<
     textOutput(transform(snapshot.html, snapshot.finalUrl, false), 'text/html; charset=utf-8'),
   markdown: (snapshot, transform) =>
     textOutput(transform(snapshot.html, snapshot.finalUrl, true), 'text/markdown; charset=utf-8'),
+  document: () => {
+    throw appError('INTERNAL');
+  },
   screenshot: (snapshot) => {
     if (!snapshot.screenshot) throw appError('BROWSER_FAILED', 'no screenshot was taken');
     return { contentType: 'image/png', body: snapshot.screenshot };

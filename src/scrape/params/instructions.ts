@@ -110,6 +110,8 @@ function parseStep(step: unknown): Instruction | string {
       return isPause(arg, 1) ? { delay: arg } : `delay must be a number from 1 to ${MAX_PAUSE_MS}`;
     case 'fill':
       return parseFill(arg);
+    default:
+      return `${kind} is not supported yet`;
   }
 }
 

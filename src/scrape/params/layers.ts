@@ -1,5 +1,5 @@
 import { appError } from '../../errors.js';
-import type { ScrapeOptions } from '../types.js';
+import type { NativeOptions, ScrapeOptions } from '../types.js';
 import { invalidValue, repeatedParameter } from './invalid.js';
 import { optionKeyByName, paramFields } from './param-fields.js';
 import { QUERY_ONLY_PARAMETERS, SCRAPER_PARAMETERS } from './param-names.js';
@@ -18,7 +18,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseInto<K extends keyof ScrapeOptions>(layer: ParamLayer, key: K, value: unknown): void {
+function parseInto<K extends keyof NativeOptions>(layer: ParamLayer, key: K, value: unknown): void {
   layer[key] = paramFields[key].parse(value);
 }
 

@@ -1,4 +1,5 @@
-import type { ScrapeOptions } from '../types.js';
+import { type NativeOptions, type ScrapeOptions, WAIT_UNTIL, type WaitUntil } from '../types.js';
+import { invalidValue } from './invalid.js';
 import { formatBlockResources, parseBlockResources } from './block-resources.js';
 import { parseBooleanParam } from './boolean.js';
 import { parseHttpUrlParam } from './http-url.js';
@@ -31,23 +32,33 @@ export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Obje
   proxyCountry: null,
   instructions: [],
   timeoutMs: 60_000,
+  waitUntil: 'load',
+  // Other doors' options: the native API never sets them.
+  waitForMs: 0,
+  mobile: false,
+  headers: {},
+  languages: [],
+  skipTlsVerification: false,
+  renderWhenNeeded: false,
+  proxyEscalation: false,
+  document: null,
 });
 
 /** One parameter: how it is written, documented, validated and stored in a workflow config. */
-export interface ParamField<K extends keyof ScrapeOptions> {
+export interface ParamField<K extends keyof NativeOptions> {
   name: ConfigParamName;
   /** For the OpenAPI document. */
   description: string;
   /** The default as a client would write it, for the OpenAPI document. */
   docDefault?: string;
   /** Validates a query string or a JSON value; throws a 400 AppError. */
-  parse(value: unknown): ScrapeOptions[K];
+  parse(value: unknown): NativeOptions[K];
   /** The workflow-config form; undefined means "store nothing". */
-  toConfig(value: ScrapeOptions[K]): unknown;
+  toConfig(value: NativeOptions[K]): unknown;
 }
 
 /** Keyed by option so that a new ScrapeOptions field fails to compile until it is listed. */
-export type ParamFields = { [K in keyof ScrapeOptions]: ParamField<K> };
+export type ParamFields = { [K in keyof NativeOptions]: ParamField<K> };
 
 const same = <T>(value: T): T => value;
 const flag = (name: ConfigParamName, description: string) => ({
@@ -143,9 +154,24 @@ export const paramFields: ParamFields = {
     parse: range('timeout', LIMITS.timeoutMs),
     toConfig: same,
   },
+  waitUntil: {
+    name: 'wait_until',
+    description:
+      'When a render counts as loaded: load (every resource), domcontentloaded (the document parsed) or networkidle (no request for 500 ms). Used only with render=true.',
+    docDefault: 'load',
+    parse: parseWaitUntil,
+    toConfig: (value) => (value === 'load' ? undefined : value),
+  },
 };
 
+function parseWaitUntil(value: unknown): WaitUntil {
+  if (typeof value === 'string' && (WAIT_UNTIL as readonly string[]).includes(value)) {
+    return value as WaitUntil;
+  }
+  throw invalidValue('wait_until', `expected one of ${WAIT_UNTIL.join(', ')}`);
+}
+
 /** Option key of each config parameter name. */
-export const optionKeyByName: ReadonlyMap<string, keyof ScrapeOptions> = new Map(
-  (Object.keys(paramFields) as (keyof ScrapeOptions)[]).map((key) => [paramFields[key].name, key]),
+export const optionKeyByName: ReadonlyMap<string, keyof NativeOptions> = new Map(
+  (Object.keys(paramFields) as (keyof NativeOptions)[]).map((key) => [paramFields[key].name, key]),
 );

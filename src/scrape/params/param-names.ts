@@ -23,6 +23,7 @@ export const SCRAPER_PARAMETERS = [
   'instructions',
   'config',
   'timeout',
+  'wait_until',
 ] as const;
 export type ScraperParamName = (typeof SCRAPER_PARAMETERS)[number];
 

@@ -1,13 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
-import { PROXY_TYPES, type ScrapeOptions } from '../types.js';
+import { type NativeOptions, PROXY_TYPES, type ScrapeOptions } from '../types.js';
 import { instructionSchema } from './instructions.js';
 import { invalidValue } from './invalid.js';
 import { isPlainObject, type ParamLayer, parseConfigLayer } from './layers.js';
 import { LIMITS, paramFields } from './param-fields.js';
 import { applyRules } from './rules.js';
 
-const doc = (key: keyof ScrapeOptions) => ({ description: paramFields[key].description });
+const doc = (key: keyof NativeOptions) => ({ description: paramFields[key].description });
 
 /**
  * A stored workflow config (contract 24/25): snake_case names as in the description,
@@ -96,7 +96,7 @@ export function savedConfigFromWorkflow(config: unknown): SavedConfig {
 
 function toWorkflowConfig(layer: ParamLayer): WorkflowConfig {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(paramFields) as (keyof ScrapeOptions)[]) {
+  for (const key of Object.keys(paramFields) as (keyof NativeOptions)[]) {
     const value = layer[key];
     if (value === undefined) continue;
     const stored = storedForm(key, value);
@@ -106,6 +106,6 @@ function toWorkflowConfig(layer: ParamLayer): WorkflowConfig {
   return out as WorkflowConfig;
 }
 
-function storedForm<K extends keyof ScrapeOptions>(key: K, value: ScrapeOptions[K]): unknown {
+function storedForm<K extends keyof NativeOptions>(key: K, value: NativeOptions[K]): unknown {
   return paramFields[key].toConfig(value);
 }

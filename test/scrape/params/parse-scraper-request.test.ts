@@ -278,6 +278,15 @@ describe('parseScraperRequest accepts and normalises', () => {
       proxyCountry: null,
       instructions: [],
       timeoutMs: 60_000,
+      waitUntil: 'load',
+      waitForMs: 0,
+      mobile: false,
+      headers: {},
+      languages: [],
+      skipTlsVerification: false,
+      renderWhenNeeded: false,
+      proxyEscalation: false,
+      document: null,
     });
   });
 

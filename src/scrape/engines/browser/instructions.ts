@@ -83,9 +83,13 @@ async function runStep(
     }
     return;
   }
-  // A pause that cannot end inside the budget would only burn the rest of it.
-  if (step.delay >= budget.remaining()) throw budget.timedOut();
-  await sleep(step.delay, signal);
+  if ('delay' in step) {
+    // A pause that cannot end inside the budget would only burn the rest of it.
+    if (step.delay >= budget.remaining()) throw budget.timedOut();
+    await sleep(step.delay, signal);
+    return;
+  }
+  throw new Error(`${kindOf(step)} is not supported yet`);
 }
 
 /** The first element matching `selector`, failing at once when there is none. */
