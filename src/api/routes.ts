@@ -1,4 +1,7 @@
 /** Every route the service answers, one file each; buildApp registers them in this order. */
+
+import { firecrawlDoor } from './firecrawl/door.js';
+import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
 import openapiGet from './native/openapi.get.js';
 import scraperGet from './native/scraper.get.js';
@@ -34,4 +37,6 @@ export const routes: readonly Route[] = [
   ]),
   pressureGet,
   openapiGet,
+  // Firecrawl's API (/v1, /v2): its own envelope and body validation.
+  firecrawlDoor(firecrawlRoutes),
 ];

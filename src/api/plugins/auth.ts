@@ -1,6 +1,8 @@
 /**
- * API-key authentication (contract 1.1–1.2): `api_key` in the query or `X-API-Key`; both
- * present must agree. Missing → 403 `API Key is required!`, unknown → 403 `Invalid API key!`.
+ * API-key authentication (contract 1.1–1.2): `api_key` in the query, `X-API-Key`, or (what
+ * Firecrawl's tools send) `Authorization: Bearer <key>`; several present must agree. Missing →
+ * 403 `API Key is required!`, unknown → 403 `Invalid API key!` (the Firecrawl door answers
+ * both with its own 401).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../../accounts/account-store.js';
@@ -20,13 +22,22 @@ function single(value: unknown): string | undefined {
   return undefined;
 }
 
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  // Another scheme (Basic, from a proxy in front of us) is not ours to read.
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
+}
+
 export function keyOf(request: FastifyRequest): string | undefined {
-  const fromQuery = single((request.query as Record<string, unknown> | undefined)?.api_key);
-  const fromHeader = single(request.headers['x-api-key']);
-  if (fromQuery !== undefined && fromHeader !== undefined && fromQuery !== fromHeader) {
-    throw httpError('INVALID_API_KEY');
-  }
-  return fromQuery ?? fromHeader;
+  const given = [
+    single((request.query as Record<string, unknown> | undefined)?.api_key),
+    single(request.headers['x-api-key']),
+    bearerOf(request),
+  ].filter((key): key is string => key !== undefined);
+  if (new Set(given).size > 1) throw httpError('INVALID_API_KEY');
+  return given[0];
 }
 
 export function createAuthenticate(keys: Pick<ApiKeyLookup, 'find'>) {

@@ -1,0 +1,26 @@
+/**
+ * The Firecrawl-compatible door: its routes (one file each, listed in routes.ts of this
+ * folder) in a scope of their own, so that its failures answer in Firecrawl's envelope and its
+ * bodies are validated the way Firecrawl validates them, while the native API keeps its own.
+ * Paths are Firecrawl's (/v1/..., /v2/...); auth is the native one, which also reads
+ * `Authorization: Bearer <key>`.
+ */
+import type { AppInstance } from '../app-instance.js';
+import { defineRoute, type Route } from '../route.js';
+import type { ApiServices } from '../services.js';
+import { firecrawlValidatorCompiler } from './body-validator.js';
+import { firecrawlErrorHandler } from './firecrawl-errors.js';
+
+/** The OpenAPI tag of every route of this door. */
+export const FIRECRAWL_TAG = 'firecrawl';
+
+export function firecrawlDoor(routes: readonly Route[]): Route {
+  return defineRoute((app, services: ApiServices) => {
+    app.register(async (scope) => {
+      const door = scope as unknown as AppInstance;
+      door.setErrorHandler(firecrawlErrorHandler);
+      door.setValidatorCompiler(firecrawlValidatorCompiler);
+      for (const route of routes) route.register(door, services);
+    });
+  });
+}

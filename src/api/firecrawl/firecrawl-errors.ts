@@ -1,0 +1,132 @@
+/**
+ * The Firecrawl door's answers to failures: Firecrawl's envelope `{success: false, error,
+ * code?, details?}` and its statuses (400, 401, 402, 403, 404, 408, 429, 500), translated from
+ * the service's catalog (src/errors.ts) and HTTP's own errors. The texts stay ours: they say
+ * what happened; the codes are Firecrawl's where it has one.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { type ErrorCode, isAppError } from '../../errors.js';
+import { fromFastifyError, type HttpErrorCode, isHttpError } from '../http-errors.js';
+
+/** One problem of a request body, shaped like the zod issues Firecrawl answers with. */
+export interface BodyIssue {
+  code: 'unrecognized_keys' | 'invalid_type' | 'invalid_value' | 'too_small' | 'too_big' | 'custom';
+  path: (string | number)[];
+  message: string;
+  keys?: string[];
+}
+
+/** Firecrawl's text when a body has a field it does not know (its strict schemas). */
+export const UNRECOGNIZED_KEYS =
+  'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+
+export class FirecrawlBodyError extends Error {
+  constructor(readonly issues: BodyIssue[]) {
+    const first = issues[0];
+    super(
+      issues.some((issue) => issue.code === 'unrecognized_keys')
+        ? UNRECOGNIZED_KEYS
+        : first?.code === 'custom'
+          ? first.message
+          : 'Bad Request',
+    );
+    this.name = 'FirecrawlBodyError';
+  }
+}
+
+export interface FirecrawlErrorAnswer {
+  status: number;
+  error: string;
+  code?: string;
+  details?: unknown;
+}
+
+/** The catalog's failures as Firecrawl states them: its status and code. */
+const appCodes: Record<ErrorCode, [number, string]> = {
+  WORKFLOW_NOT_FOUND: [404, 'NOT_FOUND'],
+  WORKFLOW_ARCHIVED: [400, 'BAD_REQUEST'],
+  BAD_REQUEST: [400, 'BAD_REQUEST'],
+  URL_REQUIRED: [400, 'BAD_REQUEST'],
+  INVALID_PARAMETER: [400, 'BAD_REQUEST'],
+  UNKNOWN_PARAMETER: [400, 'BAD_REQUEST'],
+  ONE_OUTPUT_TYPE: [400, 'BAD_REQUEST'],
+  REQUIRES_RENDER: [400, 'BAD_REQUEST'],
+  INVALID_INSTRUCTION: [400, 'BAD_REQUEST'],
+  // Firecrawl refuses sites it will not scrape with 403.
+  URL_NOT_ALLOWED: [403, 'URL_BLOCKED'],
+  PROXY_UNAVAILABLE: [400, 'BAD_REQUEST'],
+  NAME_REQUIRED: [400, 'BAD_REQUEST'],
+  INVALID_NAME: [400, 'BAD_REQUEST'],
+  CONFIG_REQUIRED: [400, 'BAD_REQUEST'],
+  UNKNOWN_CONFIG_FIELD: [400, 'BAD_REQUEST'],
+  ONLY_NAME_AND_CONFIG: [400, 'BAD_REQUEST'],
+  NOTHING_TO_EDIT: [400, 'BAD_REQUEST'],
+  ONLY_NAME_RENAME: [400, 'BAD_REQUEST'],
+  INSUFFICIENT_CREDITS: [402, 'INSUFFICIENT_CREDITS'],
+  INSTRUCTION_FAILED: [500, 'SCRAPE_ACTION_ERROR'],
+  TOO_MANY_CONCURRENT: [429, 'RATE_LIMIT_EXCEEDED'],
+  CLIENT_CLOSED: [499, 'CLIENT_CLOSED'],
+  FETCH_FAILED: [500, 'SCRAPE_SITE_ERROR'],
+  BROWSER_FAILED: [500, 'SCRAPE_ENGINE_ERROR'],
+  NODE_SATURATED: [429, 'RATE_LIMIT_EXCEEDED'],
+  NOT_READY: [503, 'SERVICE_UNAVAILABLE'],
+  TIMED_OUT: [408, 'SCRAPE_TIMEOUT'],
+  INTERNAL: [500, 'UNKNOWN_ERROR'],
+};
+
+const httpCodes: Record<HttpErrorCode, [number, string, string?]> = {
+  API_KEY_REQUIRED: [401, 'UNAUTHORIZED', 'Unauthorized'],
+  INVALID_API_KEY: [401, 'UNAUTHORIZED', 'Unauthorized: Invalid token'],
+  NOT_FOUND: [404, 'NOT_FOUND'],
+  METHOD_NOT_ALLOWED: [405, 'METHOD_NOT_ALLOWED'],
+  MALFORMED_URL: [400, 'BAD_REQUEST'],
+  URL_TOO_LONG: [414, 'BAD_REQUEST'],
+  INVALID_CONTENT_TYPE: [400, 'BAD_REQUEST'],
+  INVALID_JSON_BODY: [400, 'BAD_REQUEST'],
+  BODY_TOO_LARGE: [413, 'BAD_REQUEST'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'BAD_REQUEST'],
+  INVALID_REQUEST: [400, 'BAD_REQUEST'],
+  HEADERS_TOO_LARGE: [431, 'BAD_REQUEST'],
+  UNPARSABLE_REQUEST: [400, 'BAD_REQUEST'],
+};
+
+/** The answer to any failure on the door; null: not ours to explain (a 500, logged). */
+export function firecrawlAnswerOf(error: unknown, bodyLimit = 0): FirecrawlErrorAnswer | null {
+  if (error instanceof FirecrawlBodyError) {
+    return { status: 400, code: 'BAD_REQUEST', error: error.message, details: error.issues };
+  }
+  if (isAppError(error)) {
+    const [status, code] = appCodes[error.code];
+    return { status, code, error: error.message };
+  }
+  const http = isHttpError(error) ? error : fromFastifyError(error as FastifyError, bodyLimit);
+  if (isHttpError(http)) {
+    const [status, code, text] = httpCodes[http.code];
+    return { status, code, error: text ?? http.message };
+  }
+  return null;
+}
+
+export function sendFirecrawlError(reply: FastifyReply, answer: FirecrawlErrorAnswer) {
+  const { status, ...body } = answer;
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ success: false, ...body });
+}
+
+/** The door's error handler: every failure in Firecrawl's envelope. */
+export function firecrawlErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const answer = firecrawlAnswerOf(error, request.routeOptions.bodyLimit);
+  if (answer) return sendFirecrawlError(reply, answer);
+  request.log.error({ err: error }, 'internal error');
+  return sendFirecrawlError(reply, {
+    status: 500,
+    code: 'UNKNOWN_ERROR',
+    error: 'An unexpected error occurred.',
+  });
+}
