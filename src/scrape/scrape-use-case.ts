@@ -20,7 +20,7 @@ import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './pa
 import { type PipelineParts, runPipeline } from './pipeline.js';
 import { type Planner, type PlanRequest, startRun } from './plan.js';
 import { finishedRecord, refusedRecord } from './run-record-of.js';
-import type { EngineName, Outcome, OutputType, ScrapePlan } from './types.js';
+import type { EngineName, Outcome, OutputType, ScrapeOptions, ScrapePlan } from './types.js';
 
 export interface Settlement {
   charged: number;
@@ -80,14 +80,38 @@ export class ScrapeUseCase {
     const saved = workflowId
       ? savedConfigFromWorkflow(await loadWorkflowForRun(store.db, account.id, workflowId))
       : null;
-    const request: PlanRequest = {
+    return this.reserve({
       requestId,
       accountId: account.id,
       concurrencyLimit: account.concurrencyLimit,
       workflowId,
       options: parseScraperRequest(query, saved),
       createdAt: Date.now(),
-    };
+    });
+  }
+
+  /**
+   * `prepare` for options another door has validated and translated (the Firecrawl API):
+   * plan, address checks and reserve, with the same failures.
+   */
+  prepareOptions(
+    account: Pick<Account, 'id' | 'concurrencyLimit'>,
+    options: ScrapeOptions,
+    requestId: string = newId(),
+  ): Promise<ScrapePlan> {
+    return this.reserve({
+      requestId,
+      accountId: account.id,
+      concurrencyLimit: account.concurrencyLimit,
+      workflowId: null,
+      options,
+      createdAt: Date.now(),
+    });
+  }
+
+  private async reserve(request: PlanRequest): Promise<ScrapePlan> {
+    const { store, planner } = this.deps;
+    const { workflowId } = request;
     try {
       const plan = planner.plan(request);
       await planner.assertAllowed(plan.options.url);
