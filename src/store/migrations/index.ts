@@ -4,6 +4,7 @@ import * as initial from './001-initial.js';
 import * as webhookResults from './003-webhook-results.js';
 import * as ledgerEnds from './004-ledger-ends.js';
 import * as workflowChangeSeq from './005-workflow-change-seq.js';
+import * as pageFilesAndCache from './006-page-files-and-cache.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -12,6 +13,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '003-webhook-results': { up: (db) => webhookResults.up(db, dialect) },
     '004-ledger-ends': { up: (db) => ledgerEnds.up(db) },
     '005-workflow-change-seq': { up: (db) => workflowChangeSeq.up(db) },
+    '006-page-files-and-cache': { up: (db) => pageFilesAndCache.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
