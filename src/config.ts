@@ -73,6 +73,17 @@ export interface Config {
   filtersDir: string;
   /** DASHBOARD_DIR: the built dashboard, default <package>/dist/dashboard. */
   dashboardDir: string;
+  /**
+   * PUBLIC_URL: the service's address as callers reach it, for links it hands out
+   * (screenshots). Default: unset (the address the request came to).
+   */
+  publicUrl: string | null;
+  /** SCREENSHOT_RETENTION_MS: how long a linked screenshot is served, default 24 h. */
+  screenshotRetentionMs: number;
+  /** CACHE_RETENTION_MS: the Firecrawl door's cached results are kept this long, default 2 days. */
+  cacheRetentionMs: number;
+  /** PRICE_CACHE_HIT: credits for a scrape answered from the cache, default 1. */
+  cacheHitPrice: number;
 }
 
 /**
@@ -107,6 +118,9 @@ export const DEFAULTS = {
   pgPoolSize: 10,
   markdownWorkers: 2,
   markdownMaxMs: 10_000,
+  screenshotRetentionMs: 24 * 3600_000,
+  cacheRetentionMs: 2 * 24 * 3600_000,
+  cacheHitPrice: 1,
 } as const;
 
 export class ConfigError extends Error {
@@ -174,6 +188,21 @@ function databaseUrl(env: Env): string | null {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   return raw;
+}
+
+function publicUrl(env: Env): string | null {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** The package's root (this file is src/config.ts or dist/config.js), for built assets. */
@@ -244,5 +273,21 @@ export function loadConfig(env: Env = process.env): Config {
     markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', DEFAULTS.markdownMaxMs, 100, 600_000),
     filtersDir: resolve(env.FILTERS_DIR?.trim() || join(packageRoot, 'build', 'filters')),
     dashboardDir: resolve(env.DASHBOARD_DIR?.trim() || join(packageRoot, 'dist', 'dashboard')),
+    publicUrl: publicUrl(env),
+    screenshotRetentionMs: integer(
+      env,
+      'SCREENSHOT_RETENTION_MS',
+      DEFAULTS.screenshotRetentionMs,
+      60_000,
+      365 * 24 * 3600_000,
+    ),
+    cacheRetentionMs: integer(
+      env,
+      'CACHE_RETENTION_MS',
+      DEFAULTS.cacheRetentionMs,
+      60_000,
+      365 * 24 * 3600_000,
+    ),
+    cacheHitPrice: positiveNumber(env, 'PRICE_CACHE_HIT', DEFAULTS.cacheHitPrice),
   };
 }

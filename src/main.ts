@@ -15,6 +15,7 @@ import { refundAbandonedReservations } from './billing/reservation-reaper.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
+import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
@@ -81,6 +82,17 @@ function startReservationReaper(store: Store, app: AppInstance): () => void {
   return () => clearInterval(timer);
 }
 
+/** How often each node deletes expired screenshots and cache entries. */
+const PAGE_PURGE_INTERVAL_MS = 10 * 60_000;
+
+function startPagePurge(firecrawl: FirecrawlServices, app: AppInstance): () => void {
+  const timer = setInterval(() => {
+    firecrawl.purge().catch((error: unknown) => app.log.error({ err: error }, 'page purge failed'));
+  }, PAGE_PURGE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export async function startService(
   config: Config,
   options: ServiceOptions = {},
@@ -109,6 +121,7 @@ export async function startService(
         charged: (credits) => metrics.creditsCharged.inc(credits),
       },
     });
+    const firecrawl = createFirecrawlServices(store, config);
     let reportJobError = (_error: unknown) => {};
     const webhooks = createWebhookDelivery({
       store,
@@ -132,6 +145,8 @@ export async function startService(
           browser: () => scrape.pipeline.browser.status(),
         },
         pressure: pressureSource(scrape.admission, scrape.pipeline.browser, () => draining),
+        firecrawl,
+        admission: scrape.admission,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
@@ -145,6 +160,7 @@ export async function startService(
     await app.listen({ port: config.port, host: config.host });
     await webhooks.start();
     const stopReaper = startReservationReaper(store, app);
+    const stopPurge = startPagePurge(firecrawl, app);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const openStoreRef = store;
@@ -153,6 +169,7 @@ export async function startService(
       closing ??= (async () => {
         draining = true;
         stopReaper();
+        stopPurge();
         const grace = new Promise<void>((resolve) => {
           setTimeout(resolve, config.shutdownGraceMs).unref();
         });

@@ -75,15 +75,22 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
         version: '1.0.0',
         description:
           'Self-hosted page scraping: HTML, Markdown or PNG, with saved workflows. ' +
-          'Authenticate with the `api_key` query parameter or the `X-API-Key` header.',
+          'Authenticate with the `api_key` query parameter, the `X-API-Key` header or ' +
+          '`Authorization: Bearer <key>`. The `firecrawl` tag is a Firecrawl-compatible API ' +
+          '(/v1, /v2) for the tools that speak it.',
       },
       components: {
         securitySchemes: {
           apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The API key (the Firecrawl door)',
+          },
         },
       },
-      security: [{ apiKeyQuery: [] }, { apiKeyHeader: [] }],
+      security: [{ apiKeyQuery: [] }, { apiKeyHeader: [] }, { bearer: [] }],
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });

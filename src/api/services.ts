@@ -4,6 +4,7 @@
  * api/ builds a part of its own.
  */
 import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
+import type { FirecrawlServices } from '../firecrawl/door-services.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { Admission } from '../scrape/admission/admission.js';
 import type { BrowserEngine } from '../scrape/engines/browser/index.js';
@@ -24,6 +25,10 @@ export interface ApiServices {
   workflows: WorkflowService;
   readiness: Readiness;
   pressure: PressureSource;
+  /** The Firecrawl door's cache and screenshot links. */
+  firecrawl: FirecrawlServices;
+  /** The account's scrapes in flight on this node (the door's concurrency check). */
+  admission: Pick<Admission, 'inFlightFor'>;
 }
 
 export interface Readiness {

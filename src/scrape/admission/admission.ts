@@ -21,6 +21,8 @@ export interface Admission {
   /** Scrapes in flight on this node. */
   inFlight(): number;
   capacity(): number;
+  /** The account's scrapes running on this node. */
+  inFlightFor(accountId: string): number;
 }
 
 export function createMemoryAccountSlots(): AccountSlots {
@@ -49,6 +51,12 @@ const SLOT_MARGIN_MS = 30_000;
 
 export function createAdmission(slots: AccountSlots, nodeCapacity: number): Admission {
   let inFlight = 0;
+  const perAccount = new Map<string, number>();
+  const track = (accountId: string, delta: number) => {
+    const next = (perAccount.get(accountId) ?? 0) + delta;
+    if (next > 0) perAccount.set(accountId, next);
+    else perAccount.delete(accountId);
+  };
   return {
     async admit(accountId, limit, budgetMs) {
       if (inFlight >= nodeCapacity) {
@@ -64,14 +72,17 @@ export function createAdmission(slots: AccountSlots, nodeCapacity: number): Admi
       if (!release) throw appError('TOO_MANY_CONCURRENT');
       const releaseSlot = release;
       let done = false;
+      track(accountId, 1);
       return async () => {
         if (done) return;
         done = true;
         inFlight--;
+        track(accountId, -1);
         await releaseSlot();
       };
     },
     inFlight: () => inFlight,
     capacity: () => nodeCapacity,
+    inFlightFor: (accountId) => perAccount.get(accountId) ?? 0,
   };
 }

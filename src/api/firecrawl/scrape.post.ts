@@ -1,0 +1,113 @@
+/**
+ * POST /v2/scrape and POST /v1/scrape: one page, several formats from one load. The body is
+ * translated (firecrawl/scrape-request.ts) into the pipeline's options; the scrape is the
+ * native one (prepareOptions → execute: same credits, guard, blockers, proxies); a result of
+ * the same options no older than `maxAge` answers from the account's cache instead.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../../errors.js';
+import { firecrawlDocumentOf } from '../../firecrawl/document.js';
+import {
+  type FirecrawlScrapeOptions,
+  type FirecrawlVersion,
+  firecrawlScrapeOf,
+} from '../../firecrawl/scrape-request.js';
+import type { PageDocument, ScrapeResult } from '../../scrape/types.js';
+import { accountOf } from '../plugins/auth.js';
+import { defineRoute } from '../route.js';
+import type { ApiServices } from '../services.js';
+import { baseUrlOf } from './base-url.js';
+import { FIRECRAWL_TAG } from './door.js';
+import { FirecrawlErrorBody, FirecrawlScrapeAnswer } from './schemas/answers.js';
+import { ScrapeBodyV1, ScrapeBodyV2 } from './schemas/scrape-options.js';
+
+type Body = { url: string } & FirecrawlScrapeOptions;
+
+function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
+  const { scraper, firecrawl } = services;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const account = accountOf(request);
+    const { url, ...options } = request.body as Body;
+    const scrape = firecrawlScrapeOf(url, options, version);
+    const baseUrl = baseUrlOf(request, firecrawl.publicUrl);
+    const links = scrape.screenshotBase64
+      ? ('inline' as const)
+      : firecrawl.screenshotLinks(account.id, baseUrl);
+
+    const hit = await firecrawl.cached(account.id, scrape.options, scrape.maxAgeMs);
+    if (hit) {
+      const { charged } = await firecrawl.chargeHit(account.id, request.id);
+      const data = await firecrawlDocumentOf(pageOf(hit.result), factsOf(hit.result), links);
+      Object.assign(data.metadata, {
+        scrapeId: request.id,
+        sourceURL: scrape.options.url,
+        creditsUsed: charged,
+        cacheState: 'hit',
+        cachedAt: new Date(hit.cachedAt).toISOString(),
+      });
+      return reply.send({ success: true, data });
+    }
+
+    const plan = await scraper.prepareOptions(account, scrape.options, request.id);
+    // A caller that hangs up stops the scrape; its reservation is refunded.
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
+    });
+    const { outcome, charged } = await scraper.execute(plan, { signal: gone.signal });
+    if (!outcome.ok) throw outcome.error;
+    if (scrape.storeInCache) await firecrawl.remember(account.id, scrape.options, outcome.result);
+    const data = await firecrawlDocumentOf(
+      pageOf(outcome.result),
+      { ...factsOf(outcome.result), scrapeId: plan.requestId, creditsUsed: charged },
+      links,
+    );
+    data.metadata.sourceURL = scrape.options.url;
+    return reply.send({ success: true, data });
+  };
+}
+
+function pageOf(result: ScrapeResult): PageDocument {
+  return JSON.parse(result.body.toString('utf8')) as PageDocument;
+}
+
+function factsOf(result: ScrapeResult) {
+  return {
+    sourceURL: result.finalUrl,
+    finalUrl: result.finalUrl,
+    statusCode: result.targetStatus,
+    scrapeId: '',
+    creditsUsed: 0,
+    cacheState: 'miss' as const,
+    ...(result.used ? { used: result.used } : {}),
+  };
+}
+
+const errors = Object.fromEntries(
+  [400, 401, 402, 403, 408, 429, 500].map((status) => [status, FirecrawlErrorBody]),
+);
+
+export default defineRoute((app, services) => {
+  for (const [version, body] of [
+    ['v2', ScrapeBodyV2],
+    ['v1', ScrapeBodyV1],
+  ] as const) {
+    app.post(
+      `/${version}/scrape`,
+      {
+        preHandler: app.authenticate,
+        schema: {
+          operationId: `firecrawlScrape${version.toUpperCase()}`,
+          summary: `Scrape one page (Firecrawl ${version})`,
+          description:
+            'Several formats from one load: markdown, html (cleaned), rawHtml, links, screenshot; metadata always. Actions, mobile, location, proxy and the cache as Firecrawl defines them.',
+          tags: [FIRECRAWL_TAG],
+          security: [{ bearer: [] }],
+          body,
+          response: { 200: FirecrawlScrapeAnswer, ...errors },
+        },
+      },
+      scrapeHandler(version, services),
+    );
+  }
+});
