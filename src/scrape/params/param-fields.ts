@@ -143,7 +143,7 @@ export const paramFields: ParamFields = {
   instructions: {
     name: 'instructions',
     description:
-      'JSON-encoded array of at most 50 steps, each one of {"wait": selector}, {"fill": {"selector", "text", "delay"?}}, {"click": selector}, {"delay": ms} (requires render=true).',
+      'JSON-encoded array of at most 50 steps run in order after the load (requires render=true), each one of {"wait": selector}, {"fill": {"selector", "text", "delay"?}}, {"click": selector}, {"delay": ms}, {"press": key} (e.g. "Enter", "Tab", "Control+A"), {"scroll": "down" | "up"} or {"scroll": {"direction", "selector"?}} (one visible height of the window or of that element), {"evaluate": script} (JavaScript in the page, an expression or a function body; its value is not returned), {"infinite_scroll": {"max_scrolls"?: 1..100, default 10, "delay"?: ms 0..10000 after each scroll, default 500}} or {"infinite_scroll": true} (scrolls to the bottom until the page stops growing). A failing step ends the scrape with 422 naming its index.',
     parse: parseInstructions,
     toConfig: (value) => [...value],
   },
@@ -157,7 +157,7 @@ export const paramFields: ParamFields = {
   waitUntil: {
     name: 'wait_until',
     description:
-      'When a render counts as loaded: load (every resource), domcontentloaded (the document parsed) or networkidle (no request for 500 ms). Used only with render=true.',
+      'When a render counts as loaded, before the instructions run: load (the load event: every resource), domcontentloaded (the document parsed; images and frames may still be loading) or networkidle (the load event, then no request for 500 ms, waited for up to 10 s: a page that keeps polling is taken as it is then). Used only with render=true.',
     docDefault: 'load',
     parse: parseWaitUntil,
     toConfig: (value) => (value === 'load' ? undefined : value),
