@@ -13,8 +13,16 @@
 import type { FilterEngines } from './blockers/filter-engines.js';
 import type { BrowserEngine } from './engines/browser/index.js';
 import type { FetchEngine, FetchedPage } from './engines/fetch-engine.js';
+import { looksBlocked, needsJavascript } from './engines/needs-javascript.js';
 import type { OutputStage } from './output/index.js';
-import type { BlockSelection, EngineName, PageSnapshot, ScrapeResult, ScrapeRun } from './types.js';
+import type {
+  BlockSelection,
+  EngineName,
+  PageSnapshot,
+  ScrapeResult,
+  ScrapeRun,
+  UsedResources,
+} from './types.js';
 
 export interface PipelineParts {
   fetch: FetchEngine;
@@ -50,8 +58,28 @@ function staticBlocks(
   return run.block;
 }
 
+/**
+ * Load, with the plan's second chances: a fetched page that plainly needs JavaScript is
+ * rendered (renderWhenNeeded), and an answer that looks blocked is loaded again through the
+ * plan's residential proxies (escalation). The result says which engine and proxy it used.
+ */
+async function loadPage(run: ScrapeRun, parts: PipelineParts) {
+  let used: UsedResources = { engine: run.engine, proxyType: run.options.proxyType };
+  let page = await load[used.engine](run, parts);
+  if (used.engine === 'fetch' && run.options.renderWhenNeeded && needsJavascript(page)) {
+    used = { ...used, engine: 'browser' };
+    page = await load.browser(run, parts);
+  }
+  if (run.escalation && looksBlocked(page)) {
+    used = { ...used, proxyType: 'residential' };
+    page = await load[used.engine]({ ...run, proxies: run.escalation }, parts);
+  }
+  return { page, used };
+}
+
 export async function runPipeline(run: ScrapeRun, parts: PipelineParts): Promise<ScrapeResult> {
-  const page = await load[run.engine](run, parts);
-  const block = staticBlocks(run, page, parts.filters);
-  return parts.output.produce(run, page, block);
+  const { page, used } = await loadPage(run, parts);
+  const block = staticBlocks({ ...run, engine: used.engine }, page, parts.filters);
+  const result = await parts.output.produce(run, page, block);
+  return run.prices ? { ...result, used } : result;
 }

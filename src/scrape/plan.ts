@@ -39,6 +39,13 @@ export function createPlanner(pools: ProxyPools, guard: GuardOptions, pricing: P
     plan(request) {
       const { options } = request;
       const proxies = pools.select(options.proxyType, options.proxyCountry);
+      const escalation =
+        options.proxyEscalation &&
+        options.proxyType !== 'residential' &&
+        pools.has('residential', options.proxyCountry)
+          ? Object.freeze(pools.select('residential', options.proxyCountry))
+          : null;
+      const prices = pricesOf(pricing, options, escalation !== null);
       return Object.freeze({
         ...request,
         options: Object.freeze({ ...options }),
@@ -46,7 +53,11 @@ export function createPlanner(pools: ProxyPools, guard: GuardOptions, pricing: P
         output: outputTypeOf(options),
         block: blockSelectionOf(options),
         proxies: Object.freeze(proxies),
-        price: priceOf(pricing, options.render, options.proxyType),
+        escalation,
+        ...(prices ? { prices } : {}),
+        price: prices
+          ? Math.max(...Object.values(prices))
+          : priceOf(pricing, options.render, options.proxyType),
         // Browser contexts are never shared between accounts.
         isolationKey: request.accountId,
       });
@@ -57,13 +68,40 @@ export function createPlanner(pools: ProxyPools, guard: GuardOptions, pricing: P
   };
 }
 
+/** `<engine>:<proxy type>`: the key of a plan's price table. */
+export const priceKey = (engine: EngineName, proxyType: string) => `${engine}:${proxyType}`;
+
+/** The price of each way a plan with a choice may load its page; undefined: no choice. */
+function pricesOf(
+  pricing: Pricing,
+  options: ScrapeOptions,
+  escalates: boolean,
+): Readonly<Record<string, number>> | undefined {
+  const maybeRendered = !options.render && options.renderWhenNeeded;
+  if (!maybeRendered && !escalates) return undefined;
+  const engines: EngineName[] = options.render
+    ? ['browser']
+    : maybeRendered
+      ? ['fetch', 'browser']
+      : ['fetch'];
+  const proxyTypes = escalates ? [options.proxyType, 'residential' as const] : [options.proxyType];
+  const prices: Record<string, number> = {};
+  for (const engine of engines) {
+    for (const proxyType of proxyTypes) {
+      prices[priceKey(engine, proxyType)] = priceOf(pricing, engine === 'browser', proxyType);
+    }
+  }
+  return Object.freeze(prices);
+}
+
 /**
  * The one output of a request (contract 10). parseScraperRequest has already refused
  * markdown with a screenshot; screenshot with screenshot_full_page is a full-page screenshot.
  */
 export function outputTypeOf(
-  options: Pick<ScrapeOptions, 'markdown' | 'screenshot' | 'screenshotFullPage'>,
+  options: Pick<ScrapeOptions, 'markdown' | 'screenshot' | 'screenshotFullPage' | 'document'>,
 ): OutputType {
+  if (options.document) return 'document';
   if (options.markdown) return 'markdown';
   if (options.screenshot || options.screenshotFullPage) return 'screenshot';
   return 'html';

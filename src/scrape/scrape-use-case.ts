@@ -18,9 +18,16 @@ import { loadWorkflowForRun, saveRunRecord } from '../store/run-records.js';
 import type { Admission, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
-import { type Planner, type PlanRequest, startRun } from './plan.js';
+import { type Planner, type PlanRequest, priceKey, startRun } from './plan.js';
 import { finishedRecord, refusedRecord } from './run-record-of.js';
-import type { EngineName, Outcome, OutputType, ScrapeOptions, ScrapePlan } from './types.js';
+import type {
+  EngineName,
+  Outcome,
+  OutputType,
+  ScrapeOptions,
+  ScrapePlan,
+  ScrapeResult,
+} from './types.js';
 
 export interface Settlement {
   charged: number;
@@ -56,6 +63,12 @@ export interface DeferredExecuteOptions extends ExecuteOptions {
    * the scrape unsettled (its reservation stays) for a later `settle`.
    */
   beforeSettle(outcome: Outcome): Promise<Outcome | null>;
+}
+
+/** What a successful scrape costs: the price of the way it loaded, when the plan had a choice. */
+function chargeOf(plan: ScrapePlan, result: ScrapeResult): number {
+  if (!plan.prices || !result.used) return plan.price;
+  return plan.prices[priceKey(result.used.engine, result.used.proxyType)] ?? plan.price;
 }
 
 /** The answer of a failure as the run record keeps it. */
@@ -153,8 +166,12 @@ export class ScrapeUseCase {
    */
   async settle(plan: ScrapePlan, outcome: Outcome): Promise<Settlement> {
     const { store, metrics } = this.deps;
-    const charged = outcome.ok ? plan.price : 0;
+    const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
     const balance = await store.transact(async (trx) => {
+      // A plan with a choice reserved its dearest way; what was not used goes back first.
+      if (outcome.ok && charged < plan.price) {
+        await refundCredits(trx, plan.accountId, plan.price - charged, plan.requestId);
+      }
       const after = outcome.ok
         ? await settleCredits(trx, plan.accountId, charged, plan.requestId)
         : await refundCredits(trx, plan.accountId, plan.price, plan.requestId);

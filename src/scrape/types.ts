@@ -174,6 +174,17 @@ export interface PagePlan {
    */
   readonly proxies: readonly ProxyEndpoint[];
   /**
+   * proxyEscalation: the residential proxies to try when the first answer looks blocked;
+   * null: no escalation (not asked, or no residential proxy for the country).
+   */
+  readonly escalation?: readonly ProxyEndpoint[] | null;
+  /**
+   * What each way the page may be loaded costs, keyed `<engine>:<proxy type>`, when the plan
+   * leaves a choice (renderWhenNeeded, proxyEscalation): the settle charges the one used and
+   * returns the rest of the reservation (`price`, the most it can cost).
+   */
+  readonly prices?: Readonly<Record<string, number>>;
+  /**
    * Who the scrape is for (the account id). A warm browser context is only ever reused by
    * scrapes with the same isolation key and proxy, even though it is reset in between.
    */

@@ -10,7 +10,11 @@ import { type AppError, appError, isAppError } from '../../errors.js';
 import { decodeBody } from '../net/charset.js';
 import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-guard.js';
 import type { PageSnapshot, ScrapeRun } from '../types.js';
-import { DEFAULT_USER_AGENT, navigationHeaders } from './fetch/browser-headers.js';
+import {
+  DEFAULT_USER_AGENT,
+  MOBILE_USER_AGENT,
+  navigationHeaders,
+} from './fetch/browser-headers.js';
 import { createDispatchers, type Dispatchers } from './fetch/dispatchers.js';
 import { isProxyFailure, ProxyFailure, toAppError } from './fetch/network-errors.js';
 import { bodyTooLarge, decompress, readLimited } from './fetch/read-body.js';
@@ -62,17 +66,24 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     ...(options.lookup && { lookup: options.lookup }),
     ...(options.isAllowedAddress && { isAllowedAddress: options.isAllowedAddress }),
   };
-  const dispatchers: Dispatchers = createDispatchers(
-    guard,
-    options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN,
-  );
+  const connections = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
+  const dispatchers: Dispatchers = createDispatchers(guard, connections);
+  // Only scrapes that ask to skip TLS verification use these; built on first use.
+  let lenient: Dispatchers | null = null;
+  const dispatchersFor = (plan: ScrapeRun): Dispatchers => {
+    if (!plan.options.skipTlsVerification) return dispatchers;
+    lenient ??= createDispatchers(guard, connections, false);
+    return lenient;
+  };
 
   async function load(
+    plan: ScrapeRun,
     startUrl: URL,
     proxyUrl: string | null,
     signal: AbortSignal,
   ): Promise<FetchedPage> {
-    const dispatcher = dispatchers.get(proxyUrl);
+    const dispatcher = dispatchersFor(plan).get(proxyUrl);
+    const headers = requestHeaders(baseHeaders, plan);
     const cookies = new RedirectCookies();
     const visited = new Set<string>();
     let url = startUrl;
@@ -87,7 +98,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
       const response = await request(target, {
         dispatcher,
         method: 'GET',
-        headers: cookie ? { ...baseHeaders, cookie } : baseHeaders,
+        headers: cookie ? { ...headers, cookie } : headers,
         signal,
       }).catch((error: unknown) => {
         throw Object.assign(toAppError(error, url.hostname), { cause: error });
@@ -122,10 +133,10 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
   async function loadWithFailover(plan: ScrapeRun, signal: AbortSignal): Promise<FetchedPage> {
     const url = new URL(plan.options.url);
     const [first, second] = plan.proxies;
-    if (!first) return load(url, null, signal);
+    if (!first) return load(plan, url, null, signal);
     const attempt = async (proxyUrl: string): Promise<FetchedPage> => {
       try {
-        return await load(url, proxyUrl, signal);
+        return await load(plan, url, proxyUrl, signal);
       } catch (error) {
         const cause = (error as { cause?: unknown }).cause ?? error;
         if (signal.aborted || !isProxyFailure(cause, proxyUrl)) throw error;
@@ -156,8 +167,35 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         throw toAppError(error, new URL(plan.options.url).hostname);
       }
     },
-    close: () => dispatchers.close(),
+    close: async () => {
+      await Promise.all([dispatchers.close(), lenient?.close()]);
+    },
   };
+}
+
+/**
+ * The browser's navigation headers with the caller's: its languages as Accept-Language, a
+ * phone's user agent for `mobile`, and its own headers last (they win, names compared
+ * without case).
+ */
+function requestHeaders(base: Record<string, string>, plan: ScrapeRun): Record<string, string> {
+  const { languages, mobile, headers } = plan.options;
+  if (languages.length === 0 && !mobile && Object.keys(headers).length === 0) return base;
+  const out = { ...base };
+  if (languages.length > 0) out['accept-language'] = acceptLanguage(languages);
+  if (mobile) out['user-agent'] = MOBILE_USER_AGENT;
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** `de-DE, en` → `de-DE,en;q=0.9`: each later language a little less preferred. */
+export function acceptLanguage(languages: readonly string[]): string {
+  return languages
+    .slice(0, 10)
+    .map((language, index) =>
+      index === 0 ? language : `${language};q=${Math.max(0.1, 1 - index / 10).toFixed(1)}`,
+    )
+    .join(',');
 }
 
 function nextHop(

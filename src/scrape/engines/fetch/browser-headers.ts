@@ -7,6 +7,10 @@
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
 
+/** User-Agent of a `mobile` fetch: Chrome on Android. */
+export const MOBILE_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36';
+
 /** Only what we can decode: Node 20's zlib has no zstd. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 

@@ -24,10 +24,11 @@ export interface Dispatchers {
   close(): Promise<void>;
 }
 
-function guardedConnector(guard: GuardOptions): buildConnector.connector {
+function guardedConnector(guard: GuardOptions, verifyTls: boolean): buildConnector.connector {
   const connect = buildConnector({
     lookup: createGuardedLookup(guard),
     timeout: CONNECT_TIMEOUT_MS,
+    ...(verifyTls ? {} : { rejectUnauthorized: false }),
   });
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
@@ -47,8 +48,16 @@ function guardedConnector(guard: GuardOptions): buildConnector.connector {
  * requests wait for a free one within their deadline. It keeps a burst of scrapes of one
  * site from opening hundreds of connections to it.
  */
-export function createDispatchers(guard: GuardOptions, connectionsPerOrigin: number): Dispatchers {
-  const direct = new Agent({ connect: guardedConnector(guard), connections: connectionsPerOrigin });
+export function createDispatchers(
+  guard: GuardOptions,
+  connectionsPerOrigin: number,
+  /** false: accept any certificate of the target (a caller's skipTlsVerification). */
+  verifyTls = true,
+): Dispatchers {
+  const direct = new Agent({
+    connect: guardedConnector(guard, verifyTls),
+    connections: connectionsPerOrigin,
+  });
   const proxies = new Map<string, ProxyAgent>();
   return {
     get(proxyUrl) {
@@ -59,6 +68,7 @@ export function createDispatchers(guard: GuardOptions, connectionsPerOrigin: num
         agent = new ProxyAgent({
           uri: proxyUrl,
           proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+          ...(verifyTls ? {} : { requestTls: { rejectUnauthorized: false } }),
           connections: connectionsPerOrigin,
         });
         proxies.set(proxyUrl, agent);

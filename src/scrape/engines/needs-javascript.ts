@@ -1,0 +1,54 @@
+/**
+ * When a fetched page plainly needs JavaScript (the engine choice of `renderWhenNeeded`):
+ *
+ *   - it is HTML, and
+ *   - its body has almost no text (under NEEDS_JS_TEXT characters once scripts, styles,
+ *     templates and tags are gone), and
+ *   - it says it is an application: an empty mount point (`id="root"`, `"app"`, `"__next"`,
+ *     `"__nuxt"`, `"svelte"`, `ng-app`/`<app-root>`), or a `<noscript>` asking for JavaScript.
+ *
+ * A short page without those signs (a tiny static page, an error page) is not rendered: that
+ * would cost the caller a render for nothing. A page with text is never rendered.
+ */
+
+/** Characters of visible text below which a page counts as "almost no text". */
+export const NEEDS_JS_TEXT = 200;
+/** Only the start of a huge page is looked at: an app shell is small. */
+const SCAN_CHARS = 512 * 1024;
+
+const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)/i;
+const MOUNT_POINT =
+  /<(div|main|section|body)\b[^>]*\bid\s*=\s*["']?(root|app|__next|__nuxt|svelte|main-app)\b[^>]*>\s*<\/\1>|<app-root\b|\bng-app\b|\bdata-reactroot\b/i;
+const NOSCRIPT_ASKS = /<noscript\b[^>]*>[\s\S]{0,2000}?(enable|turn on|requires?)\s+javascript/i;
+
+export function visibleTextLength(html: string): number {
+  const body = /<body\b[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+  return body
+    .replace(/<(script|style|template|noscript|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim().length;
+}
+
+export function needsJavascript(page: { html: string; contentType?: string | null }): boolean {
+  if (page.contentType && !HTML_TYPE.test(page.contentType)) return false;
+  const html = page.html.slice(0, SCAN_CHARS);
+  if (visibleTextLength(html) >= NEEDS_JS_TEXT) return false;
+  return MOUNT_POINT.test(html) || NOSCRIPT_ASKS.test(html);
+}
+
+/**
+ * Whether an answer looks like a block page rather than the page (the proxy escalation of
+ * `proxyEscalation`): 403, 429 or 503, or a short page naming a captcha or an anti-bot
+ * challenge. Issue 15 refines this into a table of vendor signatures.
+ */
+export function looksBlocked(page: { status: number; html: string }): boolean {
+  if (page.status === 403 || page.status === 429 || page.status === 503) return true;
+  const head = page.html.slice(0, 64 * 1024);
+  return (
+    visibleTextLength(head) < 2000 &&
+    /captcha|cf-chl-|challenge-platform|_incapsula_resource|px-captcha|datadome/i.test(head)
+  );
+}
