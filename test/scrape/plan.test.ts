@@ -86,3 +86,60 @@ describe('the plan is complete and immutable', () => {
     );
   });
 });
+
+describe('a plan with a choice reserves its dearest way and prices each', () => {
+  const { baseFetch, baseRender, multipliers } = pricing;
+  it('renderWhenNeeded: fetch first, the render price reserved, both priced', () => {
+    const base = request({});
+    const plan = planner().plan({ ...base, options: { ...base.options, renderWhenNeeded: true } });
+    assert.equal(plan.engine, 'fetch');
+    assert.equal(plan.price, baseRender);
+    assert.deepEqual(plan.prices, {
+      'fetch:datacenter': baseFetch,
+      'browser:datacenter': baseRender,
+    });
+  });
+
+  it('proxyEscalation: residential proxies kept for a second try when the country has them', () => {
+    const base = request({});
+    const options = { ...base.options, proxyEscalation: true, proxyCountry: 'DE' };
+    const withResidential = planner([
+      proxy(1),
+      { url: 'http://127.0.0.1:9100', type: 'datacenter', country: 'DE' },
+    ]).plan({ ...base, options });
+    assert.deepEqual(
+      withResidential.escalation?.map((p) => p.type),
+      ['residential'],
+    );
+    assert.equal(withResidential.price, Math.ceil(baseFetch * multipliers.residential));
+    const without = planner().plan({
+      ...base,
+      options: { ...base.options, proxyEscalation: true },
+    });
+    assert.equal(without.escalation, null, 'no residential proxy: nothing to escalate to');
+    assert.equal(without.prices, undefined);
+    assert.equal(without.price, baseFetch);
+  });
+
+  it('a document request is the document output', () => {
+    const base = request({});
+    const plan = planner().plan({
+      ...base,
+      options: {
+        ...base.options,
+        document: {
+          markdown: true,
+          html: false,
+          rawHtml: false,
+          links: false,
+          screenshot: null,
+          onlyMainContent: true,
+          includeTags: [],
+          excludeTags: [],
+          removeBase64Images: true,
+        },
+      },
+    });
+    assert.equal(plan.output, 'document');
+  });
+});
