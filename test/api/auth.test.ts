@@ -71,6 +71,45 @@ describe('authentication', () => {
     assert.match(String(body.createdAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it('Authorization: Bearer <key> authenticates; another scheme is not read as a key', async () => {
+    const bearer = await get('/api/account', { Authorization: `Bearer ${service.apiKey}` });
+    assert.equal(bearer.response.status, 200);
+    assert.equal(bearer.json().id, service.accountId);
+    const basic = await get('/api/account', { Authorization: 'Basic dXNlcjpwYXNz' });
+    assert.equal(basic.response.status, 403);
+    assert.equal(basic.text, '{"error":"API Key is required!"}');
+    const withBasic = await get(`/api/account?api_key=${service.apiKey}`, {
+      Authorization: 'Basic dXNlcjpwYXNz',
+    });
+    assert.equal(withBasic.response.status, 200, 'a proxy in front may add its own Basic auth');
+  });
+
+  it('a bearer key that differs from the query key is 403 `Invalid API key!`', async () => {
+    const other = await service.addAccount(5);
+    const { response, text } = await get(`/api/account?api_key=${service.apiKey}`, {
+      Authorization: `Bearer ${other.apiKey}`,
+    });
+    assert.equal(response.status, 403);
+    assert.equal(text, '{"error":"Invalid API key!"}');
+  });
+
+  it('the Firecrawl door answers a missing or wrong key with its 401 envelope', async () => {
+    const missing = await get('/v2/team/credit-usage');
+    assert.equal(missing.response.status, 401);
+    assert.deepEqual(missing.json(), {
+      success: false,
+      code: 'UNAUTHORIZED',
+      error: 'Unauthorized',
+    });
+    const wrong = await get('/v2/team/credit-usage', { Authorization: 'Bearer pgk_nope' });
+    assert.equal(wrong.response.status, 401);
+    assert.deepEqual(wrong.json(), {
+      success: false,
+      code: 'UNAUTHORIZED',
+      error: 'Unauthorized: Invalid token',
+    });
+  });
+
   it('the key is never echoed in a response', async () => {
     const { text } = await get(`/api/account?api_key=${service.apiKey}`);
     assert.ok(!text.includes(service.apiKey));

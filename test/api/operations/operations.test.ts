@@ -79,6 +79,38 @@ describe('operations endpoints', () => {
     assert.ok(doc.paths['/api/account']?.get, '/api/account GET is documented');
   });
 
+  it('/api/openapi.json documents the Firecrawl door under its own tag, with body schemas', async () => {
+    const response = await fetch(`${service.baseUrl}/api/openapi.json`);
+    type Operation = {
+      tags?: string[];
+      requestBody?: {
+        content: Record<string, { schema: { properties?: Record<string, unknown> } }>;
+      };
+    };
+    const doc = (await response.json()) as { paths: Record<string, Record<string, Operation>> };
+    const tagged = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => op.tags?.includes('firecrawl'))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const route of [
+      'POST /v2/scrape',
+      'POST /v1/scrape',
+      'GET /v2/team/credit-usage',
+      'GET /v2/concurrency-check',
+    ]) {
+      assert.ok(tagged.includes(route), `${route} under the firecrawl tag`);
+    }
+    const body = doc.paths['/v2/scrape']?.post?.requestBody?.content['application/json']?.schema;
+    for (const field of ['url', 'formats', 'actions', 'onlyMainContent', 'maxAge', 'origin']) {
+      assert.ok(body?.properties?.[field], `body field ${field}`);
+    }
+    assert.ok(
+      !tagged.some((route) => route.includes('/api/')),
+      'the native API stays under its own tags',
+    );
+  });
+
   it('/docs is an HTML page', async () => {
     const response = await fetch(`${service.baseUrl}/docs`);
     assert.equal(response.status, 200);
