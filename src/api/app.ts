@@ -10,6 +10,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import { type AppInstance, createAppInstance } from './app-instance.js';
 import { registerDashboard } from './dashboard/dashboard-files.js';
+import { firecrawlDoorErrors } from './firecrawl/door.js';
 import { httpError } from './http-errors.js';
 import { createAuthenticate } from './plugins/auth.js';
 import { RouteTable, registerErrorHandling, writeSocketError } from './plugins/error-handler.js';
@@ -65,7 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     );
     done();
   });
-  registerErrorHandling(app, knownRoutes);
+  registerErrorHandling(app, knownRoutes, firecrawlDoorErrors);
 
   await app.register(fastifySwagger, {
     openapi: {

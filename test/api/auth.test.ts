@@ -110,6 +110,16 @@ describe('authentication', () => {
     });
   });
 
+  it('an unknown route or a wrong method under /v1 or /v2 answers in the envelope too', async () => {
+    const unknown = await get('/v2/nothing-here');
+    assert.equal(unknown.response.status, 404);
+    assert.deepEqual(unknown.json(), { success: false, code: 'NOT_FOUND', error: 'Not found!' });
+    const method = await get('/v1/scrape');
+    assert.equal(method.response.status, 405);
+    assert.equal(method.json().success, false);
+    assert.equal((await get('/api/nothing-here')).text, '{"error":"Not found!"}');
+  });
+
   it('the key is never echoed in a response', async () => {
     const { text } = await get(`/api/account?api_key=${service.apiKey}`);
     assert.ok(!text.includes(service.apiKey));

@@ -6,13 +6,25 @@
  * `Authorization: Bearer <key>`.
  */
 import type { AppInstance } from '../app-instance.js';
+import type { DoorErrors } from '../plugins/error-handler.js';
 import { defineRoute, type Route } from '../route.js';
 import type { ApiServices } from '../services.js';
 import { firecrawlValidatorCompiler } from './body-validator.js';
-import { firecrawlErrorHandler } from './firecrawl-errors.js';
+import {
+  firecrawlAnswerOf,
+  firecrawlErrorHandler,
+  sendFirecrawlError,
+} from './firecrawl-errors.js';
 
 /** The OpenAPI tag of every route of this door. */
 export const FIRECRAWL_TAG = 'firecrawl';
+
+/** Unknown routes and wrong methods under /v1 and /v2 answer in Firecrawl's envelope too. */
+export const firecrawlDoorErrors: readonly DoorErrors[] = ['/v1/', '/v2/'].map((prefix) => ({
+  prefix,
+  send: (reply, error) =>
+    sendFirecrawlError(reply, firecrawlAnswerOf(error) ?? { status: 500, error: error.message }),
+}));
 
 export function firecrawlDoor(routes: readonly Route[]): Route {
   return defineRoute((app, services: ApiServices) => {

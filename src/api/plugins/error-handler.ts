@@ -18,7 +18,17 @@ export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply
     .send({ error: error.message });
 }
 
-export function registerErrorHandling(app: FastifyInstance, knownRoutes: RouteTable): void {
+/** Another door's answer to an unknown route or method under its path prefix. */
+export interface DoorErrors {
+  prefix: string;
+  send(reply: FastifyReply, error: ErrorAnswer & { code: string }): FastifyReply;
+}
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  knownRoutes: RouteTable,
+  doors: readonly DoorErrors[] = [],
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (isAppError(error) || isHttpError(error)) return sendError(reply, error);
     const mapped = fromFastifyError(error, request.routeOptions.bodyLimit);
@@ -29,12 +39,13 @@ export function registerErrorHandling(app: FastifyInstance, knownRoutes: RouteTa
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    const send = doors.find((door) => path.startsWith(door.prefix))?.send ?? sendError;
     const allowed = knownRoutes.methodsFor(path);
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('Allow', allowed.join(', '));
-      return sendError(reply, httpError('METHOD_NOT_ALLOWED', request.method));
+      return send(reply, httpError('METHOD_NOT_ALLOWED', request.method));
     }
-    return sendError(reply, httpError('NOT_FOUND'));
+    return send(reply, httpError('NOT_FOUND'));
   });
 }
 
