@@ -4,14 +4,25 @@
  * Pipeline: htmlparser2 → light tree → chrome removal → Readability-style extraction
  * (retried with fewer heuristics when it finds too little) → hand-written serializer.
  * A page where extraction finds too little falls back to the cleaned whole body.
+ *
+ * The public surface: htmlToMarkdown (with `mainContent: false`, the whole page instead),
+ * extractMainContent (the same extraction as HTML and Markdown, for the document output)
+ * and streamTags (the linear tag stream the light tree is built on).
  */
-import { removeChrome } from './boilerplate.js';
+import { isHidden, removeChrome } from './boilerplate.js';
 import { cloneElement } from './clone.js';
-import { type ElementNode, findFirst, parseDocument } from './dom.js';
+import { type ElementNode, findFirst, type Node, parseDocument, removeNodes } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { textLength } from './measure.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { trimArticle } from './trim-article.js';
+
+/**
+ * htmlparser2's Parser events (open, text, close, with HTML's implied closes) in linear time;
+ * comments, CDATA and processing instructions are skipped. For other readers of page HTML
+ * that must survive hostile nesting (the document output builds its tree on it).
+ */
+export { streamTags, type TagHandler } from './tag-stream.js';
 
 /** An article shorter than this (characters of text) triggers the next, laxer attempt. */
 const ENOUGH_TEXT = 500;
@@ -25,20 +36,56 @@ const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
 ];
 
+export interface MarkdownOptions {
+  /**
+   * Convert the page's main content only (default true). False: the whole body, with hidden
+   * elements removed but navigation, header, footer and forms' text kept (the Firecrawl
+   * door's onlyMainContent=false).
+   */
+  mainContent?: boolean;
+}
+
 /** Never throws: returns '' for empty or unusable input, best effort otherwise. */
-export function htmlToMarkdown(html: string, pageUrl: string): string {
+export function htmlToMarkdown(
+  html: string,
+  pageUrl: string,
+  options: MarkdownOptions = {},
+): string {
   try {
     if (typeof html !== 'string' || html.length === 0) return '';
-    return convert(html, pageUrl);
+    const doc = parseDocument(html);
+    const resolver = urlResolver(pageUrl, doc.baseHref);
+    const body = findFirst(doc.root, 'body') ?? doc.root;
+    const chosen = options.mainContent === false ? visibleBody(body) : mainContent(body, doc.title);
+    return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
   }
 }
 
-function convert(html: string, pageUrl: string): string {
-  const doc = parseDocument(html);
-  const body = findFirst(doc.root, 'body') ?? doc.root;
-  const resolver = urlResolver(pageUrl, doc.baseHref);
+/**
+ * The main content htmlToMarkdown converts, as HTML, with its Markdown: one extraction for
+ * both. The HTML holds the page's URLs as written (resolve them against the page's base);
+ * scripts, styles, iframes, SVG and form controls are not in it. Never throws: empty
+ * strings for empty or unusable input.
+ */
+export function extractMainContent(
+  html: string,
+  pageUrl: string,
+): { html: string; markdown: string } {
+  try {
+    if (typeof html !== 'string' || html.length === 0) return { html: '', markdown: '' };
+    const doc = parseDocument(html);
+    const body = findFirst(doc.root, 'body') ?? doc.root;
+    const chosen = mainContent(body, doc.title);
+    const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
+    return { html: toHtml(chosen), markdown };
+  } catch {
+    return { html: '', markdown: '' };
+  }
+}
+
+function mainContent(body: ElementNode, title: string): ElementNode {
   removeChrome(body, textLength(body));
 
   let best: ElementNode | null = null;
@@ -51,7 +98,7 @@ function convert(html: string, pageUrl: string): string {
       ...attempt,
       used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
     };
-    const article = grabArticle(cloneElement(body), doc.title, flags);
+    const article = grabArticle(cloneElement(body), title, flags);
     last = flags;
     trimArticle(article);
     const length = textLength(article);
@@ -61,8 +108,7 @@ function convert(html: string, pageUrl: string): string {
     }
     if (length >= ENOUGH_TEXT) break;
   }
-  const chosen = best && bestLength >= TOO_LITTLE_TEXT ? best : wholeBody(body);
-  return new MarkdownWriter(resolver).render(chosen);
+  return best && bestLength >= TOO_LITTLE_TEXT ? best : wholeBody(body);
 }
 
 function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {
@@ -84,6 +130,55 @@ function wholeBody(body: ElementNode): ElementNode {
   };
   walk(body);
   return body;
+}
+
+/** The whole body without its hidden elements (mainContent: false). */
+function visibleBody(body: ElementNode): ElementNode {
+  const hidden: ElementNode[] = [];
+  const walk = (el: ElementNode): void => {
+    for (const c of el.children) {
+      if (c.type !== 'element') continue;
+      if (isHidden(c)) hidden.push(c);
+      else walk(c);
+    }
+  };
+  walk(body);
+  removeNodes(hidden);
+  return body;
+}
+
+const VOID_TAGS = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
+
+const escapeText = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** Light tree → HTML; the element itself only when it is a real one (not the parse root). */
+function toHtml(node: Node): string {
+  if (node.type === 'text') return escapeText(node.text);
+  let inner = '';
+  for (const child of node.children) inner += toHtml(child);
+  if (node.tag === '#root') return inner;
+  let attrs = '';
+  for (const [name, value] of Object.entries(node.attrs))
+    attrs += ` ${name}="${escapeAttr(value)}"`;
+  return VOID_TAGS.has(node.tag)
+    ? `<${node.tag}${attrs}>`
+    : `<${node.tag}${attrs}>${inner}</${node.tag}>`;
 }
 
 /** Resolves against `<base href>` (itself resolved against the page URL), then the page URL. */
