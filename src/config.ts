@@ -84,6 +84,10 @@ export interface Config {
   cacheRetentionMs: number;
   /** PRICE_CACHE_HIT: credits for a scrape answered from the cache, default 1. */
   cacheHitPrice: number;
+  /** BATCH_SCRAPE_CONCURRENCY: batch pages this node runs at once (all batches), default 10. */
+  batchScrapeConcurrency: number;
+  /** BATCH_RETENTION_MS: a batch scrape's results are kept this long after it starts, default 24 h. */
+  batchRetentionMs: number;
 }
 
 /**
@@ -121,6 +125,8 @@ export const DEFAULTS = {
   screenshotRetentionMs: 24 * 3600_000,
   cacheRetentionMs: 2 * 24 * 3600_000,
   cacheHitPrice: 1,
+  batchScrapeConcurrency: 10,
+  batchRetentionMs: 24 * 3600_000,
 } as const;
 
 export class ConfigError extends Error {
@@ -289,5 +295,19 @@ export function loadConfig(env: Env = process.env): Config {
       365 * 24 * 3600_000,
     ),
     cacheHitPrice: positiveNumber(env, 'PRICE_CACHE_HIT', DEFAULTS.cacheHitPrice),
+    batchScrapeConcurrency: integer(
+      env,
+      'BATCH_SCRAPE_CONCURRENCY',
+      DEFAULTS.batchScrapeConcurrency,
+      1,
+      1024,
+    ),
+    batchRetentionMs: integer(
+      env,
+      'BATCH_RETENTION_MS',
+      DEFAULTS.batchRetentionMs,
+      60_000,
+      365 * 24 * 3600_000,
+    ),
   };
 }

@@ -12,6 +12,7 @@ import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics } from './api/metrics.js';
 import { pressureSource } from './api/services.js';
 import { refundAbandonedReservations } from './billing/reservation-reaper.js';
+import { createBatchJobs } from './compose/batch-jobs.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
@@ -131,6 +132,15 @@ export async function startService(
       onError: (error) => reportJobError(error),
       onDeliveryAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
+    const batches = createBatchJobs({
+      store,
+      scraper,
+      planner: scrape.planner,
+      firecrawl,
+      nodeId,
+      settings: config,
+      onError: (error) => reportJobError(error),
+    });
     const app = await buildApp({
       config,
       services: {
@@ -147,6 +157,7 @@ export async function startService(
         pressure: pressureSource(scrape.admission, scrape.pipeline.browser, () => draining),
         firecrawl,
         admission: scrape.admission,
+        batches: batches.service,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
@@ -159,6 +170,7 @@ export async function startService(
     reportJobError = (error) => app.log.error({ err: error }, 'webhook job failed unexpectedly');
     await app.listen({ port: config.port, host: config.host });
     await webhooks.start();
+    batches.start();
     const stopReaper = startReservationReaper(store, app);
     const stopPurge = startPagePurge(firecrawl, app);
     const address = app.server.address() as AddressInfo;
@@ -177,6 +189,7 @@ export async function startService(
         await Promise.all([
           Promise.race([closeHttp(app), grace]),
           webhooks.stop(config.shutdownGraceMs),
+          batches.stop(config.shutdownGraceMs),
         ]);
         await scrape.close();
         await openStoreRef.close();

@@ -5,6 +5,7 @@
  */
 import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
+import type { BatchService } from '../jobs/batches/batch-service.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { Admission } from '../scrape/admission/admission.js';
 import type { BrowserEngine } from '../scrape/engines/browser/index.js';
@@ -29,6 +30,8 @@ export interface ApiServices {
   firecrawl: FirecrawlServices;
   /** The account's scrapes in flight on this node (the door's concurrency check). */
   admission: Pick<Admission, 'inFlightFor'>;
+  /** The Firecrawl door's batch scrapes. */
+  batches: BatchService;
 }
 
 export interface Readiness {

@@ -5,6 +5,7 @@ import * as webhookResults from './003-webhook-results.js';
 import * as ledgerEnds from './004-ledger-ends.js';
 import * as workflowChangeSeq from './005-workflow-change-seq.js';
 import * as pageFilesAndCache from './006-page-files-and-cache.js';
+import * as batches from './007-batches.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -14,6 +15,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '004-ledger-ends': { up: (db) => ledgerEnds.up(db) },
     '005-workflow-change-seq': { up: (db) => workflowChangeSeq.up(db) },
     '006-page-files-and-cache': { up: (db) => pageFilesAndCache.up(db, dialect) },
+    '007-batches': { up: (db) => batches.up(db) },
   };
   return { getMigrations: async () => all };
 }

@@ -1,0 +1,123 @@
+/**
+ * Batch scrapes (the Firecrawl door's /batch/scrape), built by the composition root: the
+ * service its routes call, and two workers over the shared job table, one running the
+ * batches' lanes (pages), one sending their webhook events.
+ */
+import type { Config } from '../config.js';
+import type { FirecrawlServices } from '../firecrawl/door-services.js';
+import { batchScreenshotLinks } from '../jobs/batches/batch-screenshots.js';
+import { type BatchService, createBatchService } from '../jobs/batches/batch-service.js';
+import { eventDeliveryJobHandler } from '../jobs/batches/event-delivery-job.js';
+import { EVENT_JOB, LANE_JOB } from '../jobs/batches/job-kinds.js';
+import { laneJobHandler } from '../jobs/batches/lane-job.js';
+import { JobWorker } from '../jobs/job-worker.js';
+import { createWebhookPoster } from '../jobs/webhooks/post-webhook.js';
+import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
+import type { Planner } from '../scrape/plan.js';
+import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
+import type { Store } from '../store/db.js';
+import { JobQueue } from '../store/job-queue.js';
+
+/** The settings batches read (config.ts documents each and its default). */
+export type BatchSettings = Pick<
+  Config,
+  | 'allowPrivateNetworks'
+  | 'webhookBackoffMs'
+  | 'webhookTimeoutMs'
+  | 'webhookDeliveryConcurrency'
+  | 'jobLeaseMs'
+  | 'jobPollMs'
+  | 'batchScrapeConcurrency'
+  | 'batchRetentionMs'
+>;
+
+export interface BatchJobsOptions {
+  store: Store;
+  scraper: ScrapeUseCase;
+  planner: Pick<Planner, 'assertAllowed'>;
+  /** The door's result cache (maxAge, storeInCache). */
+  firecrawl: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'>;
+  /** Unique per process: lease owners are `<nodeId>/<kind>`. */
+  nodeId: string;
+  settings: BatchSettings;
+  onError?: (error: unknown) => void;
+}
+
+export interface BatchJobs {
+  service: BatchService;
+  start(): void;
+  /** Takes no new jobs; running ones get `graceMs`, then are handed back to the queue. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** How often each node deletes expired batches. */
+const PURGE_INTERVAL_MS = 10 * 60_000;
+
+export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
+  const { store, settings, onError } = options;
+  const jobs = new JobQueue(store.db, store.dialect);
+  const guard = { allowPrivate: settings.allowPrivateNetworks };
+  const dispatchers = createDispatchers(guard, 16);
+  const post = createWebhookPoster({
+    guard,
+    dispatcher: dispatchers.get(null),
+    timeoutMs: settings.webhookTimeoutMs,
+  });
+  const common = {
+    queue: jobs,
+    leaseMs: settings.jobLeaseMs,
+    pollMs: settings.jobPollMs,
+    ...(onError ? { onError } : {}),
+  };
+  const events = new JobWorker({
+    ...common,
+    workerId: `${options.nodeId}/${EVENT_JOB}`,
+    kinds: [EVENT_JOB],
+    concurrency: settings.webhookDeliveryConcurrency,
+    handler: eventDeliveryJobHandler({ db: store.db, post, backoffMs: settings.webhookBackoffMs }),
+  });
+  const laneWorkerId = `${options.nodeId}/${LANE_JOB}`;
+  const wake = (kind: 'lane' | 'event') => (kind === 'lane' ? lanes : events).wake();
+  const lanes: JobWorker = new JobWorker({
+    ...common,
+    workerId: laneWorkerId,
+    kinds: [LANE_JOB],
+    concurrency: settings.batchScrapeConcurrency,
+    handler: laneJobHandler({
+      db: store.db,
+      dialect: store.dialect,
+      jobs,
+      scraper: options.scraper,
+      cache: options.firecrawl,
+      screenshots: (batch) => batchScreenshotLinks(store.db, batch),
+      workerId: laneWorkerId,
+      leaseMs: settings.jobLeaseMs,
+      onQueued: wake,
+    }),
+  });
+  const service = createBatchService({
+    store,
+    jobs,
+    assertAllowed: (url) => options.planner.assertAllowed(url),
+    retentionMs: settings.batchRetentionMs,
+    onQueued: wake,
+  });
+
+  let purgeTimer: NodeJS.Timeout | null = null;
+  return {
+    service,
+    start() {
+      lanes.start();
+      events.start();
+      purgeTimer = setInterval(() => {
+        service.purge().catch((error: unknown) => onError?.(error));
+      }, PURGE_INTERVAL_MS);
+      purgeTimer.unref();
+    },
+    async stop(graceMs) {
+      if (purgeTimer) clearInterval(purgeTimer);
+      await Promise.all([lanes.stop(graceMs), events.stop(graceMs)]);
+      await dispatchers.close();
+    },
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * Batch scrapes as the Firecrawl door offers them: start one (its pages, lanes and `started`
+ * event stored in one transaction, so an accepted batch always runs), read its status and
+ * results page by page, cancel it, list its failed pages, purge expired ones. Free of HTTP:
+ * the door turns these answers into Firecrawl's envelopes.
+ */
+import type { Account } from '../../accounts/account-store.js';
+import { getAccount } from '../../accounts/account-store.js';
+import { appError, type ErrorCode } from '../../errors.js';
+import type { FirecrawlDocument } from '../../firecrawl/document.js';
+import {
+  type FirecrawlScrapeOptions,
+  type FirecrawlVersion,
+  firecrawlScrapeOf,
+} from '../../firecrawl/scrape-request.js';
+import { parseHttpUrlParam } from '../../scrape/params/http-url.js';
+import {
+  type BatchStatus,
+  getBatch,
+  insertBatch,
+  purgeBatches,
+  stopBatch,
+} from '../../store/batches.js';
+import { readDonePages, readFailedPages } from '../../store/batches-pages.js';
+import type { Store } from '../../store/db.js';
+import { newId } from '../../store/ids.js';
+import type { JobQueue } from '../../store/job-queue.js';
+import { batchWebhookOf, queueBatchEvent, type WebhookInput } from './batch-events.js';
+import { batchWebhookOfRow } from './batch-options.js';
+import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from './job-kinds.js';
+import { documentOfStored } from './page-result.js';
+
+/** Most URLs one batch may hold (Firecrawl documents no limit; 1000 keeps a body near 2 MB). */
+export const MAX_BATCH_URLS = 1000;
+/** Results per status answer unless `limit` asks otherwise (Firecrawl's default). */
+export const DEFAULT_RESULTS_PER_ANSWER = 100;
+/** Bytes of results per status answer, as Firecrawl bounds its pages (10 MiB). */
+export const MAX_RESULT_BYTES = 10 * 1024 * 1024;
+/** Rows read at a time while filling an answer, so a page of large results stays bounded. */
+const READ_CHUNK = 20;
+
+export interface StartBatchRequest {
+  account: Pick<Account, 'id' | 'concurrencyLimit'>;
+  version: FirecrawlVersion;
+  urls: string[];
+  /** The scrape options as sent (translated per page). */
+  options: FirecrawlScrapeOptions;
+  webhook?: WebhookInput;
+  /** Pages of this batch running at once; default the account's concurrency limit. */
+  maxConcurrency?: number;
+  /** List invalid URLs instead of refusing the batch. Default: v2 true, v1 false. */
+  ignoreInvalidURLs?: boolean;
+  /** Where the caller reached the service, for links in results. */
+  baseUrl: string;
+}
+
+export interface StartedBatch {
+  id: string;
+  invalidURLs?: string[];
+}
+
+export interface BatchAnswer {
+  status: BatchStatus;
+  /** Pages that ended (scraped or failed). */
+  completed: number;
+  total: number;
+  creditsUsed: number;
+  expiresAt: number;
+  data: FirecrawlDocument[];
+  /** Where the next answer starts, when results are left beyond this one. */
+  nextSkip: number | null;
+}
+
+export interface BatchPageError {
+  id: string;
+  timestamp?: string;
+  url: string;
+  code?: ErrorCode;
+  error: string;
+}
+
+export interface BatchService {
+  start(request: StartBatchRequest): Promise<StartedBatch>;
+  /** Null when the batch is unknown, expired or another account's. */
+  status(
+    accountId: string,
+    id: string,
+    page: { skip?: number; limit?: number },
+  ): Promise<BatchAnswer | null>;
+  cancel(accountId: string, id: string): Promise<BatchStatus | null>;
+  errors(accountId: string, id: string): Promise<BatchPageError[] | null>;
+  /** Deletes batches whose results expired (their screenshots expire with them). */
+  purge(): Promise<number>;
+}
+
+export interface BatchServiceDeps {
+  store: Pick<Store, 'db'>;
+  jobs: JobQueue;
+  /** The SSRF guard's verdict on an address (the planner's assertAllowed). */
+  assertAllowed(url: string): Promise<void>;
+  /** BATCH_RETENTION_MS: how long results are kept. */
+  retentionMs: number;
+  onQueued?(kind: 'lane' | 'event'): void;
+}
+
+function splitUrls(urls: string[], ignoreInvalid: boolean) {
+  const valid: string[] = [];
+  const invalid: string[] = [];
+  urls.forEach((url, i) => {
+    try {
+      valid.push(parseHttpUrlParam('url', url));
+    } catch {
+      if (!ignoreInvalid) throw appError('BAD_REQUEST', `urls[${i}] is not a valid URL: ${url}`);
+      invalid.push(url);
+    }
+  });
+  return { valid, invalid };
+}
+
+export function createBatchService(deps: BatchServiceDeps): BatchService {
+  const { db } = deps.store;
+
+  const owned = async (accountId: string, id: string) => {
+    const batch = await getBatch(db, id);
+    if (!batch || batch.accountId !== accountId || batch.expiresAt <= Date.now()) return null;
+    return batch;
+  };
+
+  return {
+    async start(request) {
+      const ignoreInvalid = request.ignoreInvalidURLs ?? request.version === 'v2';
+      const { valid, invalid } = splitUrls(request.urls, ignoreInvalid);
+      // The options are the same for every page: translating one checks them all (400s).
+      firecrawlScrapeOf(valid[0] ?? 'https://example.com/', request.options, request.version);
+      const webhook = request.webhook === undefined ? null : batchWebhookOf(request.webhook);
+      if (webhook) {
+        webhook.url = parseHttpUrlParam('webhook.url', webhook.url);
+        await deps.assertAllowed(webhook.url);
+      }
+      const account = await getAccount(db, request.account.id);
+      if (!account || account.credits <= 0) throw appError('INSUFFICIENT_CREDITS');
+
+      const id = newId();
+      const now = Date.now();
+      const lanes = Math.max(
+        1,
+        Math.min(request.maxConcurrency ?? request.account.concurrencyLimit, valid.length),
+      );
+      const target = { batchId: id, accountId: account.id, webhook };
+      let events = 0;
+      await db.transaction().execute(async (trx) => {
+        await insertBatch(
+          trx,
+          {
+            id,
+            accountId: account.id,
+            version: request.version,
+            status: valid.length > 0 ? 'scraping' : 'completed',
+            options: JSON.stringify(request.options),
+            webhook: webhook ? JSON.stringify(webhook) : null,
+            baseUrl: request.baseUrl,
+            lanes,
+            total: valid.length,
+            createdAt: now,
+            expiresAt: now + deps.retentionMs,
+          },
+          valid.map((url) => ({ id: newId(), url })),
+        );
+        const queue = deps.jobs.within(trx);
+        for (let lane = 0; lane < lanes && valid.length > 0; lane++) {
+          const payload: LanePayload = { batchId: id, lane, step: 0 };
+          await queue.enqueue(LANE_JOB, payload, {
+            id: laneJobId(id, lane, 0),
+            maxAttempts: LANE_MAX_ATTEMPTS,
+          });
+        }
+        const started = { key: 'started', event: 'started', success: true, data: [] } as const;
+        if (await queueBatchEvent(trx, deps.jobs, target, started)) events++;
+        if (valid.length === 0) {
+          const completed = {
+            key: 'completed',
+            event: 'completed',
+            success: true,
+            data: [],
+          } as const;
+          if (await queueBatchEvent(trx, deps.jobs, target, completed)) events++;
+        }
+      });
+      if (valid.length > 0) deps.onQueued?.('lane');
+      if (events > 0) deps.onQueued?.('event');
+      return { id, ...(ignoreInvalid ? { invalidURLs: invalid } : {}) };
+    },
+
+    async status(accountId, id, page) {
+      const batch = await owned(accountId, id);
+      if (!batch) return null;
+      const skip = Math.max(0, page.skip ?? 0);
+      const limit = Math.max(1, page.limit ?? DEFAULT_RESULTS_PER_ANSWER);
+      const data: FirecrawlDocument[] = [];
+      let bytes = 0;
+      let offset = skip;
+      let more = false;
+      reading: for (;;) {
+        const want = Math.min(READ_CHUNK, limit - data.length + 1);
+        const rows = await readDonePages(db, id, offset, want);
+        for (const row of rows) {
+          const size = row.result?.length ?? 0;
+          if (data.length >= limit || (data.length > 0 && bytes + size > MAX_RESULT_BYTES)) {
+            more = true;
+            break reading;
+          }
+          const document = row.result
+            ? documentOfStored(row.result, { credits: row.credits, scrapeId: row.requestId })
+            : null;
+          if (document) data.push(document);
+          bytes += size;
+          offset++;
+        }
+        if (rows.length < want) break;
+      }
+      return {
+        status: batch.status,
+        completed: batch.ended,
+        total: batch.total,
+        creditsUsed: batch.creditsUsed,
+        expiresAt: batch.expiresAt,
+        data,
+        nextSkip: more ? offset : null,
+      };
+    },
+
+    async cancel(accountId, id) {
+      const batch = await owned(accountId, id);
+      if (!batch) return null;
+      let events = 0;
+      const cancelled = await db.transaction().execute(async (trx) => {
+        if (!(await stopBatch(trx, id, 'cancelled', null))) return false;
+        const target = { batchId: id, accountId, webhook: batchWebhookOfRow(batch) };
+        // Firecrawl sends `failed` for a cancelled batch too.
+        const failed = {
+          key: 'failed',
+          event: 'failed',
+          success: false,
+          data: [],
+          error: 'Batch scrape was cancelled',
+        } as const;
+        if (await queueBatchEvent(trx, deps.jobs, target, failed)) events++;
+        return true;
+      });
+      if (events > 0) deps.onQueued?.('event');
+      return cancelled ? 'cancelled' : batch.status;
+    },
+
+    async errors(accountId, id) {
+      if (!(await owned(accountId, id))) return null;
+      const failed = await readFailedPages(db, id);
+      return failed.map((page) => ({
+        id: page.id,
+        ...(page.endedAt === null ? {} : { timestamp: new Date(page.endedAt).toISOString() }),
+        url: page.url,
+        ...(page.errorCode ? { code: page.errorCode as ErrorCode } : {}),
+        error: page.error ?? 'failed',
+      }));
+    },
+
+    purge: () => purgeBatches(db),
+  };
+}

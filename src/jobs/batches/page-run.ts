@@ -1,0 +1,194 @@
+/**
+ * One page of a batch, run by the lane that holds it, resumable at every step:
+ *
+ *   reserve   prepareOptions (plan, guard, credits: 402) → the plan is kept on the page row
+ *   scrape    execute; before settling, the result is kept on the row (a Document, its
+ *             screenshots stored once), then settled (charge or refund) once
+ *   resume    a row with a result and no settlement is settled; one with a plan and no result
+ *             is run again under the same reservation (the dead holder's run is lost)
+ *
+ * A page whose cached result is young enough (`maxAge`) is answered from the account's cache
+ * and charged the cache price, under the page's id, once. Admission refusals (the account at
+ * its concurrency limit, the node saturated) are not results: the lane waits and tries again.
+ */
+import type { Kysely } from 'kysely';
+import { type AppError, appError, type ErrorCode, isAppError } from '../../errors.js';
+import type { ScreenshotLinks } from '../../firecrawl/document.js';
+import type { FirecrawlServices } from '../../firecrawl/door-services.js';
+import { type FirecrawlScrape, firecrawlScrapeOf } from '../../firecrawl/scrape-request.js';
+import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
+import type { Outcome, ScrapePlan } from '../../scrape/types.js';
+import type { Batch } from '../../store/batches.js';
+import {
+  type BatchPage,
+  getPage,
+  savePagePlan,
+  savePageResult,
+} from '../../store/batches-pages.js';
+import type { Database } from '../../store/schema.js';
+import { isSettled } from '../../store/webhook-results.js';
+import { type BatchOptions, batchOptionsOf } from './batch-options.js';
+import { outcomeOfStored, type StoredPage, storedPageOf } from './page-result.js';
+
+export interface PageRunDeps {
+  db: Kysely<Database>;
+  scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle' | 'restore'>;
+  /** The Firecrawl door's result cache; null: never read nor written. */
+  cache: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'> | null;
+  /** Where a batch's screenshots go: kept until the batch expires, linked under its base URL. */
+  screenshots(batch: Batch): ScreenshotLinks;
+}
+
+export interface PageContext {
+  batch: Batch;
+  page: BatchPage;
+  account: { id: string; concurrencyLimit: number };
+  signal: AbortSignal;
+  /** Whether this worker still holds the lane's job: only a holder settles. */
+  stillHeld(): Promise<boolean>;
+}
+
+/** How the page's turn ended. */
+export type PageStep =
+  | {
+      type: 'end';
+      state: 'done' | 'failed' | 'cancelled';
+      errorCode: ErrorCode | null;
+      error: string | null;
+      /** The batch cannot go on (its account ran out of credits): it fails with this text. */
+      stopBatch?: string;
+    }
+  | { type: 'release'; runAt?: number }
+  /** The lane's job went to another holder: it carries on. */
+  | { type: 'lost' };
+
+const NO_CAPACITY: ReadonlySet<ErrorCode> = new Set(['TOO_MANY_CONCURRENT', 'NODE_SATURATED']);
+const CAPACITY_WAIT_MS = 500;
+
+function ended(stored: StoredPage): PageStep {
+  return stored.ok
+    ? { type: 'end', state: 'done', errorCode: null, error: null }
+    : { type: 'end', state: 'failed', errorCode: stored.code, error: stored.error };
+}
+
+function refused(error: AppError): PageStep {
+  return {
+    type: 'end',
+    state: 'failed',
+    errorCode: error.code,
+    error: error.message,
+    ...(error.code === 'INSUFFICIENT_CREDITS' ? { stopBatch: error.message } : {}),
+  };
+}
+
+export async function runPage(deps: PageRunDeps, context: PageContext): Promise<PageStep> {
+  const { db } = deps;
+  const { batch } = context;
+  let { page } = context;
+  const options: BatchOptions = batchOptionsOf(batch);
+  let scrape: FirecrawlScrape;
+  try {
+    scrape = firecrawlScrapeOf(page.url, options.scrape, options.version);
+  } catch (error) {
+    if (isAppError(error)) return refused(error);
+    throw error;
+  }
+  const store = async (outcome: Outcome, requestId: string, cachedAt?: number) => {
+    let stored: StoredPage;
+    try {
+      stored = await storedPageOf(outcome, {
+        sourceUrl: page.url,
+        screenshots: scrape.screenshotBase64 ? 'inline' : deps.screenshots(batch),
+        ...(cachedAt === undefined ? {} : { cachedAt }),
+      });
+    } catch {
+      // A result this door cannot read (not a document) is the scrape's failure, not ours.
+      stored = { ok: false, code: 'INTERNAL', error: 'Internal server error' };
+    }
+    const kept = await savePageResult(db, page.id, JSON.stringify(stored), requestId);
+    if (!kept?.result) throw new Error(`batch page ${page.id} vanished while it ran`);
+    page = kept;
+    return JSON.parse(kept.result) as StoredPage;
+  };
+
+  if (page.result !== null) {
+    // A holder died after keeping the result: settle it if it was not.
+    const stored = JSON.parse(page.result) as StoredPage;
+    if (page.plan !== null && page.requestId && !(await isSettled(db, page.requestId))) {
+      if (!(await context.stillHeld())) return { type: 'lost' };
+      await deps.scraper.settle(
+        deps.scraper.restore(JSON.parse(page.plan)),
+        outcomeOfStored(stored),
+      );
+    }
+    return ended(stored);
+  }
+
+  if (page.plan === null) {
+    if (batch.status !== 'scraping') {
+      return { type: 'end', state: 'cancelled', errorCode: null, error: null };
+    }
+    if (deps.cache && scrape.maxAgeMs > 0) {
+      const hit = await deps.cache.cached(context.account.id, scrape.options, scrape.maxAgeMs);
+      if (hit) {
+        // Charged under the page's id, so a holder that died after the charge is not charged again.
+        if (!(await isSettled(db, page.id))) {
+          try {
+            await deps.cache.chargeHit(context.account.id, page.id);
+          } catch (error) {
+            if (isAppError(error)) return refused(error);
+            throw error;
+          }
+        }
+        return ended(await store({ ok: true, result: hit.result }, page.id, hit.cachedAt));
+      }
+    }
+    let plan: ScrapePlan;
+    try {
+      plan = await deps.scraper.prepareOptions(context.account, scrape.options);
+    } catch (error) {
+      if (isAppError(error)) return refused(error);
+      throw error;
+    }
+    if (!(await savePagePlan(db, page.id, plan.requestId, JSON.stringify(plan)))) {
+      // Another holder reserved first: ours goes back, theirs is the page's.
+      await deps.scraper.settle(plan, { ok: false, error: appError('INTERNAL') });
+      const current = await getPage(db, page.id);
+      if (current?.state !== 'running' || current.plan === null) return { type: 'lost' };
+      page = current;
+    } else {
+      page = { ...page, plan: JSON.stringify(plan), requestId: plan.requestId };
+    }
+  }
+
+  const plan = deps.scraper.restore(JSON.parse(page.plan ?? 'null'));
+  const { signal } = context;
+  let step: PageStep | null = null;
+  let kept: StoredPage | null = null;
+  await deps.scraper.execute(plan, {
+    signal,
+    beforeSettle: async (outcome: Outcome) => {
+      if (signal.aborted) {
+        step = { type: 'release' };
+        return null;
+      }
+      if (!outcome.ok && NO_CAPACITY.has(outcome.error.code)) {
+        step = { type: 'release', runAt: Date.now() + CAPACITY_WAIT_MS * (0.5 + Math.random()) };
+        return null;
+      }
+      kept = await store(outcome, plan.requestId);
+      if (outcome.ok && kept.ok && scrape.storeInCache && deps.cache) {
+        await deps.cache.remember(context.account.id, scrape.options, outcome.result);
+      }
+      if (await isSettled(db, plan.requestId)) return null;
+      if (!(await context.stillHeld())) {
+        step = { type: 'lost' };
+        return null;
+      }
+      return outcomeOfStored(kept);
+    },
+  });
+  if (step) return step;
+  if (!kept) throw new Error(`batch page ${page.id} ran without a result`);
+  return ended(kept);
+}
