@@ -1,0 +1,180 @@
+/**
+ * The Firecrawl door as AI agents reach it: the pinned `firecrawl-mcp` server, started the
+ * way an MCP client starts it (stdio, FIRECRAWL_API_URL at the service, the pagegrab key as
+ * FIRECRAWL_API_KEY), driven by the official MCP client; its scrape and map tools answer
+ * from the real service and a fixture site on loopback.
+ *
+ * firecrawl-mcp 3.26.0 sends nothing anywhere but FIRECRAWL_API_URL in this mode: its
+ * telemetry and action logs run only with CLOUD_SERVICE=true, its feedback tools post only
+ * when called, and FIRECRAWL_API_URL set turns keyless cloud mode off. The child runs with
+ * a guard on every TCP connect that logs the destination and refuses any off loopback, and
+ * the last test checks the log.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { startService, type TestService } from '../../helpers/service.js';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Tide tables</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<main><article>
+<h1>Reading a tide table</h1>
+<p>A tide table lists the times and heights of high and low water for one harbour. ${'Each row is one tide, and the heights are measured from chart datum. '.repeat(8)}</p>
+<p>Read <a href="/docs/guide">the guide</a> before you sail.</p>
+</article></main>
+<footer>Harbour office</footer>
+</body></html>`;
+
+const HOME = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Harbour</title></head>
+<body><main><h1>Harbour</h1><p>Tides and moorings.</p>
+<ul><li><a href="/article">Tide tables</a></li><li><a href="/about">About the office</a></li></ul>
+</main></body></html>`;
+
+/** Pages only the sitemap names: map must have read it. */
+const SITEMAP_ONLY = ['/docs/guide', '/docs/moorings'];
+
+/** Logs every TCP connect of the child to stderr and refuses any off loopback. */
+const EGRESS_GUARD = `
+import net from 'node:net';
+const connect = net.Socket.prototype.connect;
+const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
+net.Socket.prototype.connect = function (...args) {
+  const first = Array.isArray(args[0]) ? args[0][0] : args[0];
+  const options = first !== null && typeof first === 'object' ? first : { port: first, host: args[1] };
+  if (!options.path) {
+    const host = options.host ?? 'localhost';
+    process.stderr.write('[egress] ' + host + ':' + options.port + '\\n');
+    if (!loopback.has(host)) {
+      process.nextTick(() => this.destroy(new Error('egress to ' + host + ' refused')));
+      return this;
+    }
+  }
+  return connect.apply(this, args);
+};
+`;
+
+const MCP_SERVER = createRequire(import.meta.url).resolve('firecrawl-mcp/dist/index.js');
+/** Scrapes and maps go through the SDK's HTTP client; leave room for a loaded machine. */
+const TOOL_TIMEOUT_MS = 120_000;
+
+let site: FixtureSite;
+let service: TestService;
+let client: Client;
+let transport: StdioClientTransport;
+let workDir: string;
+let stderr = '';
+
+interface ToolAnswer {
+  isError?: boolean;
+  content?: { type: string; text?: string }[];
+}
+
+function textOf(answer: unknown): string {
+  const { content = [] } = answer as ToolAnswer;
+  return content
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text ?? '')
+    .join('\n');
+}
+
+async function callTool(name: string, args: Record<string, unknown>): Promise<string> {
+  const answer = await client.callTool({ name, arguments: args }, undefined, {
+    timeout: TOOL_TIMEOUT_MS,
+  });
+  const text = textOf(answer);
+  assert.notEqual((answer as ToolAnswer).isError, true, `${name} failed: ${text}`);
+  return text;
+}
+
+before(async () => {
+  site = await startFixtureSite();
+  site.html('/', HOME);
+  site.html('/article', ARTICLE);
+  site.html('/about', '<html><body><h1>About</h1><p>The harbour office.</p></body></html>');
+  site.route('/robots.txt', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(`User-agent: *\nAllow: /\n\nSitemap: ${site.url('/sitemap.xml')}\n`);
+  });
+  site.route('/sitemap.xml', (_req, res) => {
+    const urls = ['/', '/article', ...SITEMAP_ONLY]
+      .map((path) => `<url><loc>${site.url(path)}</loc></url>`)
+      .join('');
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.end(
+      `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+    );
+  });
+  service = await startService({ credits: 1000 });
+  // Its own working directory: the server loads a .env from there (dotenv).
+  workDir = mkdtempSync(join(tmpdir(), 'pagegrab-mcp-'));
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', `data:text/javascript,${encodeURIComponent(EGRESS_GUARD)}`, MCP_SERVER],
+    // Only these on top of the transport's safe defaults (PATH, HOME, ...): no CLOUD_SERVICE,
+    // no HTTP transport; FIRECRAWL_API_URL has no /v1 or /v2 suffix (the SDK adds /v2/...).
+    env: { FIRECRAWL_API_URL: service.baseUrl, FIRECRAWL_API_KEY: service.apiKey },
+    cwd: workDir,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  client = new Client({ name: 'pagegrab-test', version: '1.0.0' });
+  await client.connect(transport, { timeout: TOOL_TIMEOUT_MS });
+});
+
+after(async () => {
+  // Ends the child: stdin closed, then SIGTERM, then SIGKILL on its own handle, 2 s apart.
+  await client?.close().catch(() => {});
+  await service?.close();
+  await site?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
+  it('initializes and lists the scrape and map tools', async () => {
+    assert.equal(client.getServerVersion()?.version, '3.26.0');
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    assert.ok(names.includes('firecrawl_scrape'), names.join(', '));
+    assert.ok(names.includes('firecrawl_map'), names.join(', '));
+  });
+
+  it("firecrawl_scrape answers the page's Markdown", async () => {
+    const before = site.hits('/article');
+    const text = await callTool('firecrawl_scrape', {
+      url: site.url('/article'),
+      formats: ['markdown'],
+    });
+    const document = JSON.parse(text) as { markdown?: string; metadata?: { title?: string } };
+    assert.match(document.markdown ?? '', /^# Reading a tide table$/m);
+    assert.match(document.markdown ?? '', /A tide table lists the times and heights/);
+    assert.doesNotMatch(document.markdown ?? '', /Harbour office/, 'main content only');
+    assert.equal(document.metadata?.title, 'Tide tables');
+    assert.equal(site.hits('/article') - before, 1, 'the service fetched the page');
+  });
+
+  it("firecrawl_map answers the site's links from its sitemap and from the page", async () => {
+    const text = await callTool('firecrawl_map', { url: site.url('/') });
+    const { links = [] } = JSON.parse(text) as { links?: { url: string }[] };
+    const urls = links.map((link) => link.url);
+    for (const path of SITEMAP_ONLY) assert.ok(urls.includes(site.url(path)), `${path} in map`);
+    assert.ok(urls.includes(site.url('/about')), '/about, linked from the page only, in map');
+    assert.ok(urls.includes(site.url('/article')), '/article in map');
+    assert.ok(site.hits('/sitemap.xml') >= 1, 'the sitemap was read');
+  });
+
+  it('the MCP server connects to nothing but the service', () => {
+    const egress = [...stderr.matchAll(/^\[egress\] (.+)$/gm)].map((match) => match[1]);
+    const service_ = new URL(service.baseUrl);
+    assert.ok(egress.length > 0, 'the guard saw the tool calls');
+    assert.deepEqual(new Set(egress), new Set([`${service_.hostname}:${service_.port}`]), stderr);
+  });
+});
