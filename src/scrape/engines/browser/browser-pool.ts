@@ -12,6 +12,7 @@ import type { Budget } from './budget.js';
 import { GUARDED_CHROMIUM_ARGS, launchChromium } from './chromium-process.js';
 import type { ContextNetwork } from './context-network.js';
 import type { ResolvedBrowserOptions } from './options.js';
+import type { ContextProfile } from './page-profile.js';
 import { WarmPage } from './warm-page.js';
 
 class ManagedBrowser {
@@ -52,10 +53,16 @@ export class BrowserPool {
   constructor(private readonly options: ResolvedBrowserOptions) {}
 
   /**
-   * A warm page for this key: an idle one if any, else a new context whose way out
-   * `network()` opens (only called when a context is created).
+   * A warm page for this key: an idle one if any, else a new context with this profile
+   * whose way out `network()` opens (only called when a context is created). The key must
+   * name the profile: an idle page is reused for its key alone.
    */
-  async acquire(key: string, network: () => ContextNetwork, budget: Budget): Promise<WarmPage> {
+  async acquire(
+    key: string,
+    profile: ContextProfile,
+    network: () => ContextNetwork,
+    budget: Budget,
+  ): Promise<WarmPage> {
     if (this.closed) throw appError('NOT_READY', 'the browser pool is shut down');
     for (;;) {
       const idle = this.takeIdle(key);
@@ -76,7 +83,7 @@ export class BrowserPool {
       guardRedirects: !this.options.allowPrivateNetworks,
       operationTimeoutMs: this.options.operationTimeoutMs,
     };
-    const creating = WarmPage.create(managed.browser, key, network(), settings);
+    const creating = WarmPage.create(managed.browser, key, network(), settings, profile);
     const page = await budget.race(creating, this.opCap('creating a page')).catch((error) => {
       void creating.then(
         (p) => p.close(),

@@ -17,6 +17,7 @@ import { BrowserPool } from './browser-pool.js';
 import { Budget } from './budget.js';
 import { type ContextNetwork, directNetwork, guardedNetwork } from './context-network.js';
 import { type BrowserEngineOptions, resolveOptions } from './options.js';
+import { profileKey, profileOf } from './page-profile.js';
 import { PageSlots } from './page-slots.js';
 import { proxyKey, redactedProxy } from './proxy-settings.js';
 import { blockerSelection, renderOnPage } from './render-page.js';
@@ -91,8 +92,10 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     budget: Budget,
     releases: Promise<void>[],
   ): Promise<PageSnapshot> {
+    const profile = profileOf(plan.options);
     const warm = await pool.acquire(
-      `${plan.isolationKey}|${proxyKey(proxy)}`,
+      `${plan.isolationKey}|${proxyKey(proxy)}|${profileKey(profile)}`,
+      profile,
       await budget.race(networkFor(proxy)),
       budget,
     );
@@ -110,7 +113,12 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     });
     failed.catch(() => {});
     try {
-      return await Promise.race([renderOnPage(warm, plan, budget, options), failed]);
+      const snapshot = await Promise.race([renderOnPage(warm, plan, budget, options), failed]);
+      // Without an upstream proxy (none configured) the planned type stands, as in the price.
+      return {
+        ...snapshot,
+        used: { engine: 'browser', proxyType: proxy?.type ?? plan.options.proxyType },
+      };
     } catch (error) {
       warm.tainted = true;
       if (warm.failure !== null && !isAppError(error))

@@ -1,23 +1,36 @@
 /**
- * One render on a warm page: viewport, navigation until `load`, instructions, blockers'
- * cosmetic CSS, then the output (contract 2.13, 2.14). Status and final URL come from the
- * last main-frame document response, so a click that navigates reports the new page.
+ * One render on a warm page: window, the caller's headers and languages, navigation until
+ * `wait_until`, the `waitForMs` pause, instructions, blockers' cosmetic CSS, then the
+ * output (contract 2.13, 2.14). Status and final URL come from the last main-frame
+ * document response, so a click that navigates reports the new page.
+ *
+ * `actions` (what screenshot, snapshot and evaluate steps produced) is in the snapshot when
+ * a step produced something, and always for a `document` output (then possibly empty), so
+ * that the document's producer never has to tell "no steps" from "nothing returned".
  */
-import type { Page, Response } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import { appError } from '../../../errors.js';
-import type { BlockSelection, PageSnapshot, ScrapeRun } from '../../types.js';
+import type { BlockSelection, PageSnapshot, ScrapeRun, ScreenshotRequest } from '../../types.js';
 import { anyBlocker, type ConsentHandle } from './blockers-hook.js';
-import { netErrorCode } from './browser-errors.js';
-import type { Budget } from './budget.js';
+import { isClosedError, netErrorCode } from './browser-errors.js';
+import { type Budget, sleep } from './budget.js';
 import { explainNavigationFailure } from './context-network.js';
-import { runInstructions } from './instructions.js';
+import { type InstructionSettings, runInstructions } from './instructions.js';
 import type { ResolvedBrowserOptions } from './options.js';
+import { scaleOf, windowOf } from './page-profile.js';
+import { requestIdentityOf } from './request-identity.js';
+import { capture } from './screenshots.js';
 import type { WarmPage } from './warm-page.js';
 
 /** Longest wait for the consent rejector after the instructions. */
 const CONSENT_SETTLE_MS = 3_000;
 /** Budget kept for taking the output after the consent wait. */
 const OUTPUT_RESERVE_MS = 1_000;
+/**
+ * `networkidle` is the load event, then up to this long for 500 ms without requests: a
+ * page that polls or streams never gets there, and is better taken as it is than a 504.
+ */
+const NETWORK_IDLE_MAX_MS = 10_000;
 
 const NO_BLOCKS: BlockSelection = { ads: false, cookieBanners: false, chatWidgets: false };
 
@@ -32,10 +45,16 @@ export async function renderOnPage(
   options: ResolvedBrowserOptions,
 ): Promise<PageSnapshot> {
   const { page } = warm;
-  const { windowWidth, windowHeight, instructions } = plan.options;
+  const settings: InstructionSettings = {
+    actionTimeoutMs: options.actionTimeoutMs,
+    window: windowOf(plan.options),
+    scale: scaleOf(plan.options),
+    maxFullPageHeight: options.maxFullPageHeight,
+  };
   const which = blockerSelection(plan);
   const blockers = anyBlocker(which) ? options.blockers : undefined;
-  await budget.race(page.setViewportSize({ width: windowWidth, height: windowHeight }));
+  await budget.race(page.setViewportSize(settings.window));
+  await budget.race(warm.applyIdentity(requestIdentityOf(plan.options)));
 
   let consent: ConsentHandle | undefined;
   if (blockers && which.cookieBanners) {
@@ -55,7 +74,14 @@ export async function renderOnPage(
   try {
     const first = await navigate(warm, plan, budget);
     last ??= first;
-    await runInstructions(page, instructions, budget, options, plan.signal);
+    await pauseAfterLoad(plan, budget);
+    const actions = await runInstructions(
+      page,
+      plan.options.instructions,
+      budget,
+      settings,
+      plan.signal,
+    );
     if (blockers) {
       // Give the rejector a bounded moment to click "reject" before the output is taken.
       const settle = Math.min(CONSENT_SETTLE_MS, budget.remaining() - OUTPUT_RESERVE_MS);
@@ -69,21 +95,33 @@ export async function renderOnPage(
         await budget.race(page.addStyleTag({ content: css }));
       else if (css) await budget.race(page.evaluate(removeMatchedElements, css));
     }
+    // The screenshot first: a full page scrolls through lazy content, which the HTML then holds.
+    const request = screenshotRequestOf(plan);
+    const screenshot = request ? await capture(page, request, budget, settings) : undefined;
     const html = await budget.race(page.content());
-    const screenshot =
-      plan.output === 'screenshot' ? await takeScreenshot(page, plan, budget, options) : undefined;
     const final: Response = last ?? first;
-    return { finalUrl: page.url() || final.url(), status: final.status(), html, screenshot };
+    const snapshot: PageSnapshot = {
+      finalUrl: page.url() || final.url(),
+      status: final.status(),
+      html,
+      screenshot,
+      contentType: final.headers()['content-type'] ?? null,
+    };
+    const produced =
+      actions.screenshots.length + actions.snapshots.length + actions.javascriptReturns.length;
+    if (produced > 0 || plan.output === 'document') snapshot.actions = actions;
+    return snapshot;
   } finally {
     page.off('response', onResponse);
   }
 }
 
 async function navigate(warm: WarmPage, plan: ScrapeRun, budget: Budget): Promise<Response> {
+  const waitUntil = plan.options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load';
   let response: Response | null;
   try {
     response = await budget.race(
-      warm.page.goto(plan.options.url, { waitUntil: 'load', timeout: budget.remaining() }),
+      warm.page.goto(plan.options.url, { waitUntil, timeout: budget.remaining() }),
     );
   } catch (error) {
     const refused = warm.policy?.refusedMain;
@@ -103,30 +141,35 @@ async function navigate(warm: WarmPage, plan: ScrapeRun, budget: Budget): Promis
     throw error; // net::ERR_* and proxy failures are classified by the engine
   }
   if (response === null) throw appError('FETCH_FAILED', 'the page did not load a document');
+  if (plan.options.waitUntil === 'networkidle') await networkIdle(warm, budget);
   return response;
 }
 
-async function takeScreenshot(
-  page: Page,
-  plan: ScrapeRun,
-  budget: Budget,
-  options: ResolvedBrowserOptions,
-): Promise<Buffer> {
-  const timeout = budget.remaining();
-  if (!plan.options.screenshotFullPage) {
-    return budget.race(page.screenshot({ type: 'png', timeout }));
+async function networkIdle(warm: WarmPage, budget: Budget): Promise<void> {
+  const ms = Math.min(NETWORK_IDLE_MAX_MS, budget.remaining() - OUTPUT_RESERVE_MS);
+  if (ms <= 0) return;
+  const idle = warm.page.waitForLoadState('networkidle', { timeout: ms });
+  const cap = { ms, onCap: () => Object.assign(new Error('busy'), { name: 'TimeoutError' }) };
+  await budget.race(idle, cap).catch((error: unknown) => {
+    if (isClosedError(error) || budget.remaining() <= 0) throw error;
+  });
+}
+
+/** The door's `waitFor`: a pause after the load, inside the budget like a `delay` step. */
+async function pauseAfterLoad(plan: ScrapeRun, budget: Budget): Promise<void> {
+  const ms = plan.options.waitForMs;
+  if (ms <= 0) return;
+  if (ms >= budget.remaining()) throw budget.timedOut();
+  await budget.race(sleep(ms, plan.signal));
+}
+
+/** The screenshot the output needs, or null. */
+function screenshotRequestOf(plan: ScrapeRun): ScreenshotRequest | null {
+  if (plan.output === 'screenshot') {
+    return { fullPage: plan.options.screenshotFullPage, quality: null, viewport: null };
   }
-  const height = await budget.race(
-    page.evaluate(() =>
-      Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
-    ),
-  );
-  if (height <= options.maxFullPageHeight) {
-    return budget.race(page.screenshot({ type: 'png', fullPage: true, timeout }));
-  }
-  // Taller pages are cut: Chromium cannot paint a surface beyond ~16k pixels reliably.
-  const clip = { x: 0, y: 0, width: plan.options.windowWidth, height: options.maxFullPageHeight };
-  return budget.race(page.screenshot({ type: 'png', fullPage: true, clip, timeout }));
+  if (plan.output === 'document') return plan.options.document?.screenshot ?? null;
+  return null;
 }
 
 /** Runs in the page: removes every element a hiding rule of `css` matches. */

@@ -3,7 +3,9 @@
  * Creating a context + tab costs a renderer start (~0.4 CPU-s); reusing the tab halves the
  * CPU per request. Reuse is only safe because `reset()` removes everything a page can leave
  * behind (see the isolation test): cookies, every storage type of every origin the page
- * touched, the HTTP cache, service workers, permissions, history, window.name, extra tabs.
+ * touched, the HTTP cache, service workers, permissions, history, window.name, extra tabs,
+ * the caller's extra headers and languages. What a context is created with (phone or
+ * desktop, certificate checks) cannot be reset: it is part of the key (page-profile.ts).
  * Anything that cannot be undone (init scripts, a failed or timed-out request) retires the
  * page instead.
  */
@@ -17,6 +19,8 @@ import type {
   WebSocketRoute,
 } from 'playwright-core';
 import type { ContextNetwork } from './context-network.js';
+import { type ContextProfile, contextOptionsOf } from './page-profile.js';
+import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
 
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
@@ -49,6 +53,8 @@ export class WarmPage {
   /** Origins whose documents or requests ran here since the last reset. */
   private readonly origins = new Set<string>();
   private mainFrameId = '';
+  /** Set while the caller's headers or languages are on the page. */
+  private identitySet = false;
   private readonly failureListeners = new Set<(reason: string) => void>();
 
   private constructor(
@@ -65,14 +71,14 @@ export class WarmPage {
     key: string,
     network: ContextNetwork,
     settings: WarmPageSettings,
+    profile: ContextProfile,
   ): Promise<WarmPage> {
     const context = await browser
       .newContext({
+        ...contextOptionsOf(profile, browser.version()),
         proxy: network.proxy,
-        deviceScaleFactor: 1,
         acceptDownloads: false,
         serviceWorkers: settings.serviceWorkers,
-        viewport: { width: 1920, height: 1080 },
       })
       .catch((error: unknown) => {
         network.release();
@@ -197,10 +203,33 @@ export class WarmPage {
     for (const listener of this.failureListeners) listener(reason);
   }
 
+  /** Puts the caller's headers and languages on the page until the next reset. */
+  async applyIdentity(identity: RequestIdentity): Promise<void> {
+    if (isEmptyIdentity(identity)) return;
+    this.identitySet = true;
+    if (Object.keys(identity.headers).length > 0) {
+      await this.page.setExtraHTTPHeaders(identity.headers);
+    }
+    if (identity.acceptLanguage !== null) {
+      // An empty user agent keeps the context's own (and its client hints); only the
+      // languages change: Accept-Language and navigator.language(s).
+      await this.cdp.send('Emulation.setUserAgentOverride', {
+        userAgent: '',
+        acceptLanguage: identity.acceptLanguage,
+      });
+    }
+  }
+
   /** Wipes everything the last request could have left; throws if the page is not clean. */
   async reset(): Promise<void> {
     this.policy = null;
     const { page, context, cdp } = this;
+    if (this.identitySet) {
+      await page.setExtraHTTPHeaders({});
+      // An empty user agent clears this session's override (Playwright's own stays).
+      await cdp.send('Emulation.setUserAgentOverride', { userAgent: '' });
+      this.identitySet = false;
+    }
     for (const other of context.pages()) if (other !== page) await other.close();
     await page.goto('about:blank');
     // window.name survives same-site navigations: a classic cross-request channel.
