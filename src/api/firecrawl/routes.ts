@@ -1,7 +1,21 @@
 /** Every route of the Firecrawl door, one file each; the door registers them in this order. */
 import type { Route } from '../route.js';
+import batchCancelDelete from './batch-cancel.delete.js';
+import batchCrawlStatusGet from './batch-crawl-status.get.js';
+import batchErrorsGet from './batch-errors.get.js';
+import batchScrapePost from './batch-scrape.post.js';
+import batchStatusGet from './batch-status.get.js';
 import scrapePost from './scrape.post.js';
 import screenshotGet from './screenshot.get.js';
 import teamGet from './team.get.js';
 
-export const firecrawlRoutes: readonly Route[] = [scrapePost, teamGet, screenshotGet];
+export const firecrawlRoutes: readonly Route[] = [
+  scrapePost,
+  teamGet,
+  screenshotGet,
+  batchScrapePost,
+  batchStatusGet,
+  batchCrawlStatusGet,
+  batchCancelDelete,
+  batchErrorsGet,
+];
