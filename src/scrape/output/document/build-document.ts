@@ -1,0 +1,143 @@
+/**
+ * The `document` output (the Firecrawl door's formats) from one loaded page, in the output
+ * worker: one parse of the page gives the metadata, the links and, after includeTags /
+ * excludeTags, the cleaned HTML and the Markdown. Pure and synchronous.
+ *
+ * - rawHtml: the page as loaded, not even the static blocker applied (Firecrawl's rawHtml
+ *   is the unmodified page); every other format reads the page after the blocker.
+ * - markdown: onlyMainContent → htmlToMarkdown's main content (the native markdown output of
+ *   the same page, byte for byte, when no tags are given); otherwise the whole visible page.
+ * - html: the same content as HTML, cleaned (clean-html.ts).
+ * - A page that is not HTML (text/plain, JSON...) is its text for markdown, html and rawHtml.
+ */
+import { DomUtils } from 'htmlparser2';
+import { extractMainContent, htmlToMarkdown } from '../../../markdown/index.js';
+import type { DocumentRequest, PageDocument } from '../../types.js';
+import { BASE64_IMAGE_REMOVED, type CleanOptions, cleanPage } from './clean-html.js';
+import { pageLinks } from './links.js';
+import { pageMetadata } from './metadata.js';
+import {
+  findElement,
+  type PageElement,
+  type PageTree,
+  pageBase,
+  parsePage,
+  serializePage,
+} from './page-tree.js';
+import { applySelectors } from './selectors.js';
+
+/** What the worker is handed (buffers arrive as plain Uint8Arrays). */
+export interface DocumentInput {
+  /** The page as loaded. */
+  rawHtml: string;
+  /** The page after the static blocker (the same string when nothing was blocked). */
+  html: string;
+  /** The final URL. */
+  pageUrl: string;
+  status: number;
+  contentType: string | null;
+  request: DocumentRequest;
+  screenshot: Uint8Array | null;
+  actions: {
+    screenshots: Uint8Array[];
+    snapshots: { url: string; html: string }[];
+    javascriptReturns: { type: string; value: unknown }[];
+  } | null;
+}
+
+const HTML_TYPES = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
+/** Firecrawl's pattern, also taking the `<...>` form our serializer gives a URL with spaces. */
+const MARKDOWN_INLINE_IMAGE =
+  /(!\[(?:\\.|[^\]\\])*\])\((?:<data:image\/[^>]*>|data:image\/[^)\s]*)\)/g;
+
+export function buildDocument(input: DocumentInput): PageDocument {
+  const { request, actions } = input;
+  const isHtml = input.contentType == null || HTML_TYPES.test(input.contentType);
+  const content = isHtml ? htmlFormats(input) : textFormats(input);
+  const markdown = content.markdown ?? '';
+  return {
+    ...(request.markdown && {
+      markdown: request.removeBase64Images
+        ? markdown.replace(MARKDOWN_INLINE_IMAGE, `$1(${BASE64_IMAGE_REMOVED})`)
+        : markdown,
+    }),
+    ...(request.html && { html: content.html ?? '' }),
+    ...(request.rawHtml && { rawHtml: input.rawHtml }),
+    ...(request.links && { links: content.links ?? [] }),
+    ...(request.screenshot && input.screenshot && { screenshot: image(input.screenshot) }),
+    metadata: {
+      ...content.metadata,
+      url: input.pageUrl,
+      statusCode: input.status,
+      ...(input.contentType && { contentType: input.contentType }),
+    },
+    ...(actions && {
+      actions: {
+        screenshots: actions.screenshots.map(image),
+        scrapes: actions.snapshots,
+        javascriptReturns: actions.javascriptReturns,
+      },
+    }),
+  };
+}
+
+type Formats = Partial<Pick<PageDocument, 'markdown' | 'html' | 'links' | 'metadata'>>;
+
+function htmlFormats(input: DocumentInput): Formats {
+  const { request, pageUrl } = input;
+  const tree = parsePage(input.html);
+  const base = pageBase(tree, pageUrl);
+  const out: Formats = { metadata: pageMetadata(tree, base) };
+  if (request.links) out.links = pageLinks(tree, base);
+  if (!request.markdown && !request.html) return out;
+
+  const filtering = [...request.includeTags, ...request.excludeTags].some((s) => s.trim());
+  if (filtering) applySelectors(tree, request.includeTags, request.excludeTags);
+  // with no tags the page goes to the converter as it came: the native markdown output's input
+  const page = filtering ? serializePage(tree) : input.html;
+  const clean: CleanOptions = { removeBase64Images: request.removeBase64Images };
+  if (request.onlyMainContent) {
+    if (!request.html) {
+      out.markdown = htmlToMarkdown(page, pageUrl);
+      return out;
+    }
+    const main = extractMainContent(page, pageUrl);
+    out.markdown = main.markdown;
+    out.html = cleaned(parsePage(main.html), base, clean);
+  } else {
+    if (request.markdown) out.markdown = htmlToMarkdown(page, pageUrl, { mainContent: false });
+    if (request.html) out.html = cleaned(tree, base, clean);
+  }
+  return out;
+}
+
+function cleaned(tree: PageTree, base: URL | null, options: CleanOptions): string {
+  cleanPage(tree, base, options);
+  return serializePage(tree);
+}
+
+function textFormats(input: DocumentInput): Formats {
+  const text = renderedText(input.html) ?? input.html;
+  return { markdown: text, html: text, links: [], metadata: {} };
+}
+
+/**
+ * Chromium shows a text or JSON response as `<pre style="word-wrap: break-word; white-space:
+ * pre-wrap;">` in a page of its own, and a render hands that page back: its text is the body.
+ */
+function renderedText(html: string): string | null {
+  if (!/^\s*<html/i.test(html)) return null;
+  const body = findElement(parsePage(html), 'body');
+  const pre = body?.children.find((c) => c.type === 'tag') as PageElement | undefined;
+  if (pre?.name !== 'pre' || !/white-space:\s*pre-wrap/i.test(pre.attribs.style ?? '')) {
+    return null;
+  }
+  return DomUtils.textContent(pre);
+}
+
+/** Base64 with its type read from the bytes: JPEG when a quality was asked, PNG otherwise. */
+function image(bytes: Uint8Array): { contentType: string; base64: string } {
+  const isJpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { contentType: isJpeg ? 'image/jpeg' : 'image/png', base64: buffer.toString('base64') };
+}

@@ -1,0 +1,33 @@
+/**
+ * The `links` format: every `<a href>` of the whole page (not only its main content, and
+ * before includeTags/excludeTags), absolute against the page's base, once each, in document
+ * order. As Firecrawl: hrefs that are only a fragment ("#top") are left out, other fragments
+ * are kept, credentials are stripped, and "http:/x" is read as "http://x". Unlike Firecrawl,
+ * only http(s) links are listed (no mailto:, tel:, javascript:).
+ */
+import { DomUtils } from 'htmlparser2';
+import type { PageTree } from './page-tree.js';
+
+export function pageLinks(tree: PageTree, base: URL | null): string[] {
+  const links = new Set<string>();
+  const anchors = DomUtils.findAll(
+    (el) => el.name === 'a' && el.attribs.href !== undefined,
+    tree.children,
+  );
+  for (const a of anchors) {
+    let href = (a.attribs.href as string).trim();
+    if (href === '' || href.startsWith('#')) continue;
+    href = href.replace(/^(https?):\/(?!\/)/i, '$1://');
+    let url: URL;
+    try {
+      url = new URL(href, base ?? undefined);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    url.username = '';
+    url.password = '';
+    links.add(url.href);
+  }
+  return [...links];
+}
