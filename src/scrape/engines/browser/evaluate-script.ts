@@ -43,13 +43,13 @@ function parses(source: string): boolean {
 }
 
 export async function evaluateScript(page: Page, script: string): Promise<JavascriptReturn> {
-  const source = `(async () => {
-    const value = await ${functionSourceOf(script)}();
-    return (${describeValue.toString()})(value, ${MAX_DEPTH}, ${MAX_VALUE_CHARS});
-  })()`;
   let described: { type: string; json?: string; chars?: number };
   try {
-    described = await page.evaluate(source);
+    // The one name the script's scope gains is unlikely to shadow a global it reads.
+    described = await page.evaluate(`(async () => {
+      const pagegrabScriptValue = await (${functionSourceOf(script)})();
+      return (${DESCRIBE_VALUE})(pagegrabScriptValue, [${MAX_DEPTH}, ${MAX_VALUE_CHARS}]);
+    })()`);
   } catch (error) {
     // The script navigated (a click on a link, location.href = ...): it ran, its value is gone.
     if (/Execution context was destroyed/i.test(String(error))) {
@@ -65,14 +65,14 @@ export async function evaluateScript(page: Page, script: string): Promise<Javasc
   return { type: described.type, value: JSON.parse(described.json) };
 }
 
-/** Runs in the page (serialised with toString): the value's type and its JSON-safe form. */
-function describeValue(
-  value: unknown,
-  maxDepth: number,
-  maxChars: number,
-): { type: string; json?: string; chars?: number } {
-  const ancestors: object[] = [];
-  const safe = (v: unknown, depth: number): unknown => {
+/**
+ * Runs in the page: the value's type and its JSON-safe form. Plain JavaScript in a string,
+ * not a function of this module: a transpiler that keeps function names (tsx, esbuild)
+ * would call its `__name` helper inside, which does not exist in the page.
+ */
+const DESCRIBE_VALUE = `(value, [maxDepth, maxChars]) => {
+  const ancestors = [];
+  const safe = (v, depth) => {
     if (v === null) return null;
     switch (typeof v) {
       case 'string':
@@ -87,22 +87,24 @@ function describeValue(
       case 'symbol':
         return undefined;
     }
-    const object = v as Record<string, unknown>;
-    if (ancestors.includes(object)) return '[Circular]';
+    if (ancestors.includes(v)) return '[Circular]';
     if (depth >= maxDepth) return '[Too deep]';
-    if (typeof Node !== 'undefined' && object instanceof Node) return `[${object.nodeName}]`;
-    ancestors.push(object);
+    if (typeof Node !== 'undefined' && v instanceof Node) return '[' + v.nodeName + ']';
+    ancestors.push(v);
     try {
-      if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toJSON();
-      if (object instanceof Map) return safe(Object.fromEntries(object), depth);
-      if (object instanceof Set || Array.isArray(object)) {
-        return Array.from(object as Iterable<unknown>, (item) => safe(item, depth + 1) ?? null);
+      if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toJSON();
+      if (v instanceof Map) return safe(Object.fromEntries(v), depth);
+      if (v instanceof Set || Array.isArray(v)) {
+        return Array.from(v, (item) => {
+          const s = safe(item, depth + 1);
+          return s === undefined ? null : s;
+        });
       }
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(object)) {
-        let item: unknown;
+      const out = {};
+      for (const key of Object.keys(v)) {
+        let item;
         try {
-          item = safe(object[key], depth + 1);
+          item = safe(v[key], depth + 1);
         } catch {
           item = '[Unreadable]'; // a throwing getter, a cross-origin window
         }
@@ -113,8 +115,9 @@ function describeValue(
       ancestors.pop();
     }
   };
-  const json = JSON.stringify(safe(value, 0) ?? null);
+  const made = safe(value, 0);
+  const json = JSON.stringify(made === undefined ? null : made);
   return json.length > maxChars
     ? { type: typeof value, chars: json.length }
     : { type: typeof value, json };
-}
+}`;

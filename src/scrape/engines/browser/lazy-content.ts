@@ -57,22 +57,20 @@ async function scrollThrough(pass: {
   pauseMs: number;
   passMs: number;
 }): Promise<void> {
+  // No local functions here: a transpiler keeping names (tsx) would wrap them in a helper
+  // the page does not have. rAF does not run in a hidden page, hence the timeouts.
   const root = document.scrollingElement ?? document.documentElement;
-  // rAF does not run in a hidden page; the timeout keeps a step from waiting for it forever.
-  const frame = () =>
-    new Promise<void>((resolve) => {
-      requestAnimationFrame(() => resolve());
-      setTimeout(resolve, 100);
-    });
-  const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   const started = performance.now();
   for (let step = 0; step < pass.maxSteps; step += 1) {
     const bottom = Math.min(root.scrollHeight, pass.maxHeight);
     if (window.scrollY + window.innerHeight >= bottom) break;
     if (performance.now() - started > pass.passMs) break;
     window.scrollTo(0, window.scrollY + window.innerHeight);
-    await frame();
-    await pause(pass.pauseMs);
+    await new Promise<void>((resolve) => {
+      requestAnimationFrame(() => resolve());
+      setTimeout(resolve, 100);
+    });
+    await new Promise<void>((resolve) => setTimeout(resolve, pass.pauseMs));
   }
 }
 

@@ -43,3 +43,18 @@ export function pngSize(png: Buffer): { width: number; height: number } {
   if (png.subarray(1, 4).toString('latin1') !== 'PNG') throw new Error('not a PNG');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
+
+/** Width and height from a baseline or progressive JPEG's frame header. */
+export function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error('not a JPEG');
+  let at = 2;
+  while (at < jpeg.length) {
+    const marker = jpeg[at + 1]!;
+    const length = jpeg.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xc2) {
+      return { width: jpeg.readUInt16BE(at + 7), height: jpeg.readUInt16BE(at + 5) };
+    }
+    at += 2 + length;
+  }
+  throw new Error('no frame header');
+}
