@@ -11,12 +11,14 @@ import { ApiKeyLookup } from './accounts/api-key-lookup.js';
 import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics } from './api/metrics.js';
 import { pressureSource } from './api/services.js';
+import { priceOf } from './billing/pricing.js';
 import { refundAbandonedReservations } from './billing/reservation-reaper.js';
 import { createBatchJobs } from './compose/batch-jobs.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
 import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
+import { createMapService } from './map/map-service.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
@@ -123,6 +125,13 @@ export async function startService(
       },
     });
     const firecrawl = createFirecrawlServices(store, config);
+    const map = createMapService({
+      store,
+      guard: { allowPrivate: config.allowPrivateNetworks },
+      // A map costs what a plain fetch costs (1 credit by default, Firecrawl's price too).
+      price: priceOf(config.pricing, false, 'datacenter'),
+      maxDocumentBytes: config.maxBodyBytes,
+    });
     let reportJobError = (_error: unknown) => {};
     const webhooks = createWebhookDelivery({
       store,
@@ -158,6 +167,7 @@ export async function startService(
         firecrawl,
         admission: scrape.admission,
         batches: batches.service,
+        map,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
@@ -192,6 +202,7 @@ export async function startService(
           batches.stop(config.shutdownGraceMs),
         ]);
         await scrape.close();
+        await map.close();
         await openStoreRef.close();
         lock?.release();
       })();

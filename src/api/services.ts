@@ -7,6 +7,7 @@ import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
 import type { BatchService } from '../jobs/batches/batch-service.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
+import type { MapService } from '../map/map-service.js';
 import type { Admission } from '../scrape/admission/admission.js';
 import type { BrowserEngine } from '../scrape/engines/browser/index.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
@@ -32,6 +33,8 @@ export interface ApiServices {
   admission: Pick<Admission, 'inFlightFor'>;
   /** The Firecrawl door's batch scrapes. */
   batches: BatchService;
+  /** The Firecrawl door's maps. */
+  map: Pick<MapService, 'map'>;
 }
 
 export interface Readiness {

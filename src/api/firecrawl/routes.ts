@@ -5,6 +5,7 @@ import batchCrawlStatusGet from './batch-crawl-status.get.js';
 import batchErrorsGet from './batch-errors.get.js';
 import batchScrapePost from './batch-scrape.post.js';
 import batchStatusGet from './batch-status.get.js';
+import mapPost from './map.post.js';
 import scrapePost from './scrape.post.js';
 import screenshotGet from './screenshot.get.js';
 import teamGet from './team.get.js';
@@ -18,4 +19,5 @@ export const firecrawlRoutes: readonly Route[] = [
   batchCrawlStatusGet,
   batchCancelDelete,
   batchErrorsGet,
+  mapPost,
 ];

@@ -1,0 +1,104 @@
+/**
+ * A map, as every door runs it: the address check (refused before anything is charged), the
+ * reservation (402 before any fetch), the discovery (discover.ts) within its time, then the
+ * charge, or the refund when the map failed (the site never answered, the caller's timeout
+ * passed, the caller went away).
+ *
+ * Price: what a plain fetch costs (PRICE_FETCH x the datacenter multiplier, 1 credit by
+ * default: Firecrawl's price of a map), whatever the number of documents read; the
+ * composition root passes it in.
+ */
+import type { Account } from '../accounts/account-store.js';
+import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
+import { appError, isAppError } from '../errors.js';
+import { assertPublicUrl, type GuardOptions } from '../scrape/net/ssrf-guard.js';
+import type { Store } from '../store/db.js';
+import { type DiscoveryLimits, discoverLinks } from './discover.js';
+import { createDocumentFetcher } from './document-fetcher.js';
+import type { MapRequest, MapResult } from './types.js';
+
+/** How long a map without the caller's `timeout` reads; then it answers what it found. */
+export const DEFAULT_MAP_BUDGET_MS = 30_000;
+/**
+ * The longest a caller's `timeout` is honoured. Well below the reservation reaper's age
+ * (10 minutes), which would otherwise refund a map still running.
+ */
+export const MAX_MAP_TIMEOUT_MS = 300_000;
+
+export interface MapServiceOptions {
+  store: Pick<Store, 'transact'>;
+  guard: GuardOptions;
+  /** Credits a map costs. */
+  price: number;
+  /** MAX_BODY_BYTES: the largest document read (page, robots.txt, one sitemap). */
+  maxDocumentBytes: number;
+  /** Default DEFAULT_MAP_BUDGET_MS. */
+  budgetMs?: number;
+  /** Overrides of the discovery's bounds (tests). */
+  limits?: Partial<DiscoveryLimits>;
+}
+
+export interface MapService {
+  map(
+    account: Pick<Account, 'id'>,
+    request: MapRequest,
+    requestId: string,
+    signal?: AbortSignal,
+  ): Promise<MapResult>;
+  close(): Promise<void>;
+}
+
+export function createMapService(options: MapServiceOptions): MapService {
+  const { store, guard, price } = options;
+  const fetcher = createDocumentFetcher({ guard, maxBytes: options.maxDocumentBytes });
+  const limits: DiscoveryLimits = {
+    maxDocuments: 50,
+    maxDepth: 3,
+    maxTotalBytes: 100 * 1024 * 1024,
+    maxDocumentBytes: options.maxDocumentBytes,
+    concurrency: 4,
+    // Twice Firecrawl's largest limit: enough for `search` to rank a big site.
+    maxCandidates: 200_000,
+    ...options.limits,
+  };
+  const budgetMs = options.budgetMs ?? DEFAULT_MAP_BUDGET_MS;
+
+  async function map(
+    account: Pick<Account, 'id'>,
+    request: MapRequest,
+    requestId: string,
+    callerSignal?: AbortSignal,
+  ): Promise<MapResult> {
+    await assertPublicUrl(request.url, guard);
+    const balance = await store.transact(
+      (trx) => reserveCredits(trx, account.id, price, requestId),
+      { durable: false },
+    );
+    if (balance === null) throw appError('INSUFFICIENT_CREDITS');
+
+    const strict = request.timeoutMs !== null;
+    const ms = strict ? Math.min(request.timeoutMs as number, MAX_MAP_TIMEOUT_MS) : budgetMs;
+    const deadline = AbortSignal.timeout(ms);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+    const failure = (error?: unknown) => {
+      if (callerSignal?.aborted) {
+        const reason: unknown = callerSignal.reason;
+        return isAppError(reason) ? reason : appError('CLIENT_CLOSED');
+      }
+      if (deadline.aborted && (strict || error !== undefined)) return appError('TIMED_OUT', ms);
+      return error;
+    };
+    try {
+      const links = await discoverLinks(request, { fetcher, limits }, signal);
+      const late = failure();
+      if (late) throw late;
+      await store.transact((trx) => settleCredits(trx, account.id, price, requestId));
+      return { links, creditsUsed: price };
+    } catch (error) {
+      await store.transact((trx) => refundCredits(trx, account.id, price, requestId));
+      throw failure(error);
+    }
+  }
+
+  return { map, close: () => fetcher.close() };
+}
