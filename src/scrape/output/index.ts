@@ -2,9 +2,9 @@
  * The output stage: a PageSnapshot becomes the bytes the caller (or a webhook) receives.
  * The table is keyed by OutputType, so a new output type fails to compile until handled.
  *
- * Markdown, and the render=false static blocker, run in a worker pool (output-pool.ts) so
- * that a large or hostile page never blocks the event loop; a page that needs both costs one
- * trip.
+ * Markdown, the render=false static blocker and the `document` output (the Firecrawl door's
+ * formats, as a JSON PageDocument) run in a worker pool (output-pool.ts) so that a large or
+ * hostile page never blocks the event loop; a page costs one trip whatever it needs.
  */
 import { appError } from '../../errors.js';
 import type {
@@ -16,9 +16,17 @@ import type {
 } from '../types.js';
 import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
 
-/** The page's HTML after blocking (if any), as is or converted to Markdown. */
-type Transform = (html: string, pageUrl: string, markdown: boolean) => Promise<string> | string;
+export { assertSelectors } from './document/selectors.js';
+
 type Produced = { contentType: string; body: Buffer };
+
+/** The pool's work for one page, bounded by the run's deadline and signal. */
+interface PageWork {
+  /** The page's HTML after blocking (if any), as is or converted to Markdown. */
+  text(markdown: boolean): Promise<string> | string;
+  /** The `document` output's JSON. */
+  document(): Promise<Buffer>;
+}
 
 function textOutput(text: Promise<string> | string, contentType: string) {
   const result = (t: string): Produced => ({ contentType, body: Buffer.from(t, 'utf8') });
@@ -27,15 +35,14 @@ function textOutput(text: Promise<string> | string, contentType: string) {
 
 const producers: Record<
   OutputType,
-  (snapshot: PageSnapshot, transform: Transform) => Promise<Produced> | Produced
+  (snapshot: PageSnapshot, work: PageWork) => Promise<Produced> | Produced
 > = {
-  html: (snapshot, transform) =>
-    textOutput(transform(snapshot.html, snapshot.finalUrl, false), 'text/html; charset=utf-8'),
-  markdown: (snapshot, transform) =>
-    textOutput(transform(snapshot.html, snapshot.finalUrl, true), 'text/markdown; charset=utf-8'),
-  document: () => {
-    throw appError('INTERNAL');
-  },
+  html: (_snapshot, work) => textOutput(work.text(false), 'text/html; charset=utf-8'),
+  markdown: (_snapshot, work) => textOutput(work.text(true), 'text/markdown; charset=utf-8'),
+  document: async (_snapshot, work) => ({
+    contentType: 'application/json; charset=utf-8',
+    body: await work.document(),
+  }),
   screenshot: (snapshot) => {
     if (!snapshot.screenshot) throw appError('BROWSER_FAILED', 'no screenshot was taken');
     return { contentType: 'image/png', body: snapshot.screenshot };
@@ -45,8 +52,9 @@ const producers: Record<
 export interface OutputStage {
   /**
    * Strips `block` from the page's HTML (render=false blocking; only when the stage has a
-   * filters dir) and converts to Markdown if the plan asks, in the pool, bounded by the plan's
-   * deadline and signal (TIMED_OUT). Without either, the snapshot's bytes are used as they are.
+   * filters dir) and converts to Markdown if the plan asks, or builds the plan's `document`,
+   * in the pool, bounded by the plan's deadline and signal (TIMED_OUT). Without either, the
+   * snapshot's bytes are used as they are.
    */
   produce(plan: ScrapeRun, snapshot: PageSnapshot, block?: BlockSelection): Promise<ScrapeResult>;
   /** Stops the workers. */
@@ -60,16 +68,49 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
   const pool: OutputPool = createOutputPool(options);
   return {
     async produce(plan, snapshot, block) {
-      const transform: Transform = (html, pageUrl, markdown) =>
-        !block && !markdown
-          ? html
-          : pool.run(
-              { html, pageUrl, ...(block ? { block } : {}), markdown },
-              { deadline: plan.deadline, budgetMs: plan.options.timeoutMs, signal: plan.signal },
-            );
-      const produced = await producers[plan.output](snapshot, transform);
-      return { ...produced, finalUrl: snapshot.finalUrl, targetStatus: snapshot.status };
+      const limits = {
+        deadline: plan.deadline,
+        budgetMs: plan.options.timeoutMs,
+        signal: plan.signal,
+      };
+      const html = snapshot.html;
+      const pageUrl = snapshot.finalUrl;
+      const work: PageWork = {
+        text: (markdown) =>
+          !block && !markdown
+            ? html
+            : pool.run({ html, pageUrl, ...(block ? { block } : {}), markdown }, limits),
+        document: () => pool.document(documentJob(plan, snapshot, block), limits),
+      };
+      const produced = await producers[plan.output](snapshot, work);
+      return {
+        ...produced,
+        finalUrl: snapshot.finalUrl,
+        targetStatus: snapshot.status,
+        ...(snapshot.used ? { used: snapshot.used } : {}),
+      };
     },
     close: () => pool.close(),
+  };
+}
+
+function documentJob(plan: ScrapeRun, snapshot: PageSnapshot, block?: BlockSelection) {
+  const request = plan.options.document;
+  if (!request) throw appError('INTERNAL');
+  if (request.screenshot && !snapshot.screenshot) {
+    throw appError('BROWSER_FAILED', 'no screenshot was taken');
+  }
+  return {
+    page: {
+      rawHtml: snapshot.html,
+      pageUrl: snapshot.finalUrl,
+      status: snapshot.status,
+      contentType: snapshot.contentType ?? null,
+      request,
+      // only what the formats ask for crosses to the worker
+      screenshot: request.screenshot ? (snapshot.screenshot ?? null) : null,
+      actions: snapshot.actions ?? null,
+    },
+    ...(block ? { block } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * A few worker threads that turn a fetched page into its output off the event loop, with a
+ * A few worker threads that turn a loaded page into its output off the event loop, with a
  * time cap per page: the render=false static blocker (stripBlocked) and/or htmlToMarkdown,
- * in one trip. Both are CPU-bound and synchronous: on the main thread a 6 MB page would
+ * in one trip, or the whole `document` output (document/build-document.ts). All are CPU-bound and synchronous: on the main thread a 6 MB page would
  * stall every other request for seconds. A page over its cap has its worker terminated
  * (the only way to stop synchronous code) and replaced; the caller gets TIMED_OUT.
  *
@@ -12,7 +12,12 @@
 import { Worker } from 'node:worker_threads';
 import { appError } from '../../errors.js';
 import type { BlockSelection } from '../types.js';
-import type { OutputReply, OutputRequest, OutputWorkerData } from './output-worker.js';
+import type {
+  DocumentWork,
+  OutputReply,
+  OutputRequest,
+  OutputWorkerData,
+} from './output-worker.js';
 
 export interface OutputPoolOptions {
   /** MARKDOWN_WORKERS: worker threads (pages beyond that wait their turn). */
@@ -34,6 +39,9 @@ export interface OutputJob {
   markdown: boolean;
 }
 
+/** One page's `document` output: every asked format, from the page stripped of `block`. */
+export type DocumentJob = Omit<DocumentWork, 'kind'>;
+
 export interface ConvertLimits {
   /** Epoch ms by which the scrape must be done; the cap never runs past it. */
   deadline?: number;
@@ -46,6 +54,8 @@ export interface ConvertLimits {
 export interface OutputPool {
   /** The resulting text (stripped HTML, or Markdown). */
   run(job: OutputJob, limits?: ConvertLimits): Promise<string>;
+  /** The PageDocument as UTF-8 JSON, under the same limits. */
+  document(job: DocumentJob, limits?: ConvertLimits): Promise<Buffer>;
   /** Terminates the workers; pages still pending fail with NOT_READY. */
   close(): Promise<void>;
 }
@@ -54,7 +64,7 @@ interface Job {
   id: number;
   request: OutputRequest;
   limits: ConvertLimits;
-  resolve(text: string): void;
+  resolve(result: string | Uint8Array): void;
   reject(error: unknown): void;
   cleanup(): void;
 }
@@ -102,6 +112,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       if (!job || job.id !== reply.id) return;
       finish(slot);
       if ('text' in reply) job.resolve(reply.text);
+      else if ('bytes' in reply) job.resolve(reply.bytes);
       else job.reject(appError('INTERNAL'));
     });
     slot.worker.on('error', () => replace(slot, appError('INTERNAL')));
@@ -168,39 +179,58 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => replace(slot, error()), capMs);
-    slot.worker.postMessage(job.request);
+    try {
+      slot.worker.postMessage(job.request);
+    } catch {
+      // a value that cannot be cloned (a step's return value): this page fails, not the pool
+      const failed = job;
+      finish(slot);
+      failed.reject(appError('INTERNAL'));
+    }
+  };
+
+  const submit = (request: OutputRequest, limits: ConvertLimits) => {
+    if (closed) return Promise.reject(appError('NOT_READY', 'shutting down'));
+    const { signal } = limits;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<string | Uint8Array>((resolve, reject) => {
+      const onAbort = () => {
+        const queued = queue.indexOf(job);
+        if (queued >= 0) {
+          queue.splice(queued, 1);
+          job.cleanup();
+          reject(signal?.reason);
+          return;
+        }
+        const slot = slots.find((s) => s.job === job);
+        if (slot) replace(slot, signal?.reason);
+      };
+      const job: Job = {
+        id: request.id,
+        request,
+        limits,
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(job);
+      dispatch();
+    });
   };
 
   return {
-    run({ html, pageUrl, block, markdown }, limits = {}) {
-      if (closed) return Promise.reject(appError('NOT_READY', 'shutting down'));
-      const { signal } = limits;
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<string>((resolve, reject) => {
-        const id = nextId++;
-        const onAbort = () => {
-          const queued = queue.indexOf(job);
-          if (queued >= 0) {
-            queue.splice(queued, 1);
-            job.cleanup();
-            reject(signal?.reason);
-            return;
-          }
-          const slot = slots.find((s) => s.job === job);
-          if (slot) replace(slot, signal?.reason);
-        };
-        const job: Job = {
-          id,
-          request: { id, html, pageUrl, ...(block ? { block } : {}), markdown },
-          limits,
-          resolve,
-          reject,
-          cleanup: () => signal?.removeEventListener('abort', onAbort),
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        queue.push(job);
-        dispatch();
-      });
+    async run({ html, pageUrl, block, markdown }, limits = {}) {
+      const id = nextId++;
+      const request: OutputRequest = { id, kind: 'text', html, pageUrl, markdown };
+      if (block) request.block = block;
+      return (await submit(request, limits)) as string;
+    },
+    async document({ page, block }, limits = {}) {
+      const request: OutputRequest = { id: nextId++, kind: 'document', page };
+      if (block) request.block = block;
+      const bytes = (await submit(request, limits)) as Uint8Array;
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
     async close() {
       closed = true;

@@ -1,23 +1,27 @@
 /**
- * Worker-thread side of the output pool: per message, strips the blocked elements from a
- * fetched page (render=false block_* options) and/or converts it to Markdown, so a big page
- * costs one trip off the event loop. Pages leave no state behind, so the pool may terminate
- * the thread mid-page and start a fresh one. The filter engines are the only state: loaded
- * once, at boot when the pool was given a filters dir (boot time is not charged to a page).
+ * Worker-thread side of the output pool. Per message, either strips the blocked elements from
+ * a fetched page (render=false block_* options) and/or converts it to Markdown, or builds the
+ * whole `document` output (every asked format, as JSON bytes handed back without a copy), so a
+ * page costs one trip off the event loop. Pages leave no state behind, so the pool may
+ * terminate the thread mid-page and start a fresh one. The filter engines are the only
+ * state: loaded once, at boot when the pool was given a filters dir (boot time is not
+ * charged to a page).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { htmlToMarkdown } from '../../markdown/index.js';
 import { type FilterEngines, loadFilterEngines } from '../blockers/filter-engines.js';
 import { stripBlocked } from '../blockers/static-blocker.js';
 import type { BlockSelection } from '../types.js';
+import { buildDocument, type DocumentInput } from './document/build-document.js';
 
 export interface OutputWorkerData {
   /** Where the built filter engines are; absent: this pool never strips. */
   filtersDir?: string;
 }
 
-export interface OutputRequest {
-  id: number;
+/** Strip `block` (if given), then convert to Markdown (if `markdown`): a string back. */
+export interface TextWork {
+  kind: 'text';
   html: string;
   pageUrl: string;
   /** Strip these first (needs the pool's filters dir). */
@@ -26,7 +30,20 @@ export interface OutputRequest {
   markdown: boolean;
 }
 
-export type OutputReply = { id: number; text: string } | { id: number; error: string };
+/** The `document` output: its UTF-8 JSON back. `html` is left out: it is rawHtml stripped. */
+export interface DocumentWork {
+  kind: 'document';
+  page: Omit<DocumentInput, 'html'>;
+  /** Stripped off the page before every format but rawHtml. */
+  block?: BlockSelection;
+}
+
+export type OutputRequest = (TextWork | DocumentWork) & { id: number };
+
+export type OutputReply =
+  | { id: number; text: string }
+  | { id: number; bytes: Uint8Array }
+  | { id: number; error: string };
 
 const { filtersDir } = (workerData ?? {}) as OutputWorkerData;
 let filters: Promise<FilterEngines> | null = null;
@@ -36,15 +53,29 @@ const engines = (): Promise<FilterEngines> => {
   return filters;
 };
 
-async function run(request: OutputRequest): Promise<string> {
-  let html = request.html;
-  if (request.block) html = stripBlocked(html, request.pageUrl, request.block, await engines());
-  return request.markdown ? htmlToMarkdown(html, request.pageUrl) : html;
+async function strip(html: string, pageUrl: string, block?: BlockSelection): Promise<string> {
+  return block ? stripBlocked(html, pageUrl, block, await engines()) : html;
+}
+
+async function run(request: OutputRequest): Promise<OutputReply> {
+  const { id } = request;
+  if (request.kind === 'text') {
+    const html = await strip(request.html, request.pageUrl, request.block);
+    return { id, text: request.markdown ? htmlToMarkdown(html, request.pageUrl) : html };
+  }
+  const { page } = request;
+  const html = await strip(page.rawHtml, page.pageUrl, request.block);
+  const json = JSON.stringify(buildDocument({ ...page, html }));
+  // its own ArrayBuffer (never Buffer's shared pool), so it can be transferred
+  return { id, bytes: new TextEncoder().encode(json) };
 }
 
 parentPort?.on('message', (request: OutputRequest) => {
   run(request).then(
-    (text) => parentPort?.postMessage({ id: request.id, text } satisfies OutputReply),
+    (reply) =>
+      'bytes' in reply
+        ? parentPort?.postMessage(reply, [reply.bytes.buffer as ArrayBuffer])
+        : parentPort?.postMessage(reply),
     (error: unknown) =>
       parentPort?.postMessage({ id: request.id, error: String(error) } satisfies OutputReply),
   );
