@@ -86,7 +86,8 @@ export function createDocumentFetcher(options: DocumentFetcherOptions): Document
       }
       const declared = Number(headerOf(response.headers, 'content-length'));
       if (Number.isFinite(declared) && declared > maxBytes) {
-        response.body.destroy();
+        // Destroying emits an abort error nobody else listens for.
+        response.body.on('error', () => undefined).destroy();
         throw bodyTooLarge(maxBytes);
       }
       const raw = await readLimited(response.body, maxBytes).catch((error: unknown) => {
