@@ -263,3 +263,37 @@ describe('map errors as the SDK surfaces them', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents both map routes under the firecrawl tag, with their body fields', async () => {
+    type Operation = {
+      tags?: string[];
+      requestBody?: {
+        content: Record<string, { schema: { properties?: Record<string, unknown> } }>;
+      };
+    };
+    const doc = (await (await fetch(`${service.baseUrl}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const fields = (path: string) =>
+      Object.keys(
+        doc.paths[path]?.post?.requestBody?.content['application/json']?.schema.properties ?? {},
+      );
+    assert.ok(doc.paths['/v2/map']?.post?.tags?.includes('firecrawl'));
+    assert.ok(doc.paths['/v1/map']?.post?.tags?.includes('firecrawl'));
+    for (const field of [
+      'url',
+      'search',
+      'limit',
+      'includeSubdomains',
+      'sitemap',
+      'timeout',
+      'origin',
+    ]) {
+      assert.ok(fields('/v2/map').includes(field), `v2 ${field}`);
+    }
+    for (const field of ['ignoreSitemap', 'sitemapOnly']) {
+      assert.ok(fields('/v1/map').includes(field), `v1 ${field}`);
+    }
+  });
+});
