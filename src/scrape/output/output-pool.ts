@@ -1,13 +1,14 @@
 /**
  * A few worker threads that turn a loaded page into its output off the event loop, with a
  * time cap per page: the render=false static blocker (stripBlocked) and/or htmlToMarkdown,
- * in one trip, or the whole `document` output (document/build-document.ts). All are CPU-bound and synchronous: on the main thread a 6 MB page would
- * stall every other request for seconds. A page over its cap has its worker terminated
- * (the only way to stop synchronous code) and replaced; the caller gets TIMED_OUT.
+ * in one trip, or the whole `document` output (document/build-document.ts). All are CPU-bound
+ * and synchronous: on the main thread a 6 MB page would stall every other request for seconds.
+ * A page over its cap has its worker terminated (the only way to stop synchronous code) and
+ * replaced; the caller gets TIMED_OUT.
  *
- * Workers start on first use, so a service that never asks for Markdown or blocking starts
- * none. Given a filters dir, each worker loads the filter engines while it boots (~0.2-1 s),
- * before it reports ready, so that load never counts against a page's cap.
+ * Workers start on first use, so a service that never asks for Markdown, blocking or a
+ * document starts none. Given a filters dir, each worker loads the filter engines while it
+ * boots (~0.2-1 s), before it reports ready, so that load never counts against a page's cap.
  */
 import { Worker } from 'node:worker_threads';
 import { appError } from '../../errors.js';
@@ -22,7 +23,10 @@ import type {
 export interface OutputPoolOptions {
   /** MARKDOWN_WORKERS: worker threads (pages beyond that wait their turn). */
   size: number;
-  /** MARKDOWN_MAX_MS: longest one page (strip + conversion) may run, whatever the scrape's budget. */
+  /**
+   * MARKDOWN_MAX_MS: longest one page (strip + conversion, or a whole document) may run,
+   * whatever the scrape's budget.
+   */
   maxMs: number;
   /**
    * The built filter engines (loadFilterEngines), loaded by each worker at boot. Default
