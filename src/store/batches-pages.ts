@@ -73,7 +73,9 @@ export async function takeNextPage(
   const row = await t
     .updateTable('batch_pages')
     .set({ state: 'running', lane })
-    .where('id', 'in', (eb) => {
+    // A scalar subquery runs once (an InitPlan on PostgreSQL). With `in`, PostgreSQL may
+    // plan it as the inner side of a semi join, rerun it per row, and update nothing.
+    .where('id', '=', (eb) => {
       const next = eb
         .selectFrom('batch_pages')
         .select('id')
