@@ -85,14 +85,26 @@ export async function reserveCredits(
 
 /**
  * Confirms a reservation as spent. The balance already moved at reserve time; this records
- * the charge. Pass a transaction to settle together with a workflow's run record.
+ * the charge. Pass a transaction to settle together with a workflow's run record. When less
+ * than the `reserved` amount is charged, the rest goes back first (a `release` entry), in
+ * the same transaction as the settle.
  */
 export async function settleCredits(
   db: Kysely<Database>,
   accountId: string,
   amount: number,
   requestId: string,
+  reserved: number = amount,
 ): Promise<number> {
+  if (reserved > amount) {
+    return inTransaction(db, async (trx) => {
+      const balance = await move(trx, accountId, reserved - amount, 0);
+      if (balance === null) throw new Error(`no account ${accountId}`);
+      await record(trx, accountId, requestId, 'release', reserved - amount, balance);
+      await record(trx, accountId, requestId, 'settle', amount, balance);
+      return balance;
+    });
+  }
   const { rows } = await db.executeQuery(balanceOf(db, accountId));
   if (!rows[0]) throw new Error(`no account ${accountId}`);
   const balance = Number(rows[0].credits);

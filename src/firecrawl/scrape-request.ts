@@ -5,6 +5,7 @@
  * meaning. Failures are catalog errors (400), which the door answers in Firecrawl's envelope.
  */
 import { appError } from '../errors.js';
+import { assertSelectors } from '../scrape/output/index.js';
 import { parseHttpUrlParam } from '../scrape/params/http-url.js';
 import { DEFAULT_SCRAPE_OPTIONS, LIMITS } from '../scrape/params/param-fields.js';
 import type {
@@ -150,6 +151,10 @@ function formatsOf(options: FirecrawlScrapeOptions, version: FirecrawlVersion): 
     }
   }
   if (screenshots > 1) throw badRequest('You may only specify one screenshot format');
+  for (const field of ['includeTags', 'excludeTags'] as const) {
+    const reason = assertSelectors(document[field]);
+    if (reason !== null) throw badRequest(`Invalid ${field}: ${reason}`);
+  }
   return { document, screenshotBase64 };
 }
 

@@ -168,12 +168,9 @@ export class ScrapeUseCase {
     const { store, metrics } = this.deps;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
     const balance = await store.transact(async (trx) => {
-      // A plan with a choice reserved its dearest way; what was not used goes back first.
-      if (outcome.ok && charged < plan.price) {
-        await refundCredits(trx, plan.accountId, plan.price - charged, plan.requestId);
-      }
+      // A plan with a choice reserved its dearest way; what was not used goes back.
       const after = outcome.ok
-        ? await settleCredits(trx, plan.accountId, charged, plan.requestId)
+        ? await settleCredits(trx, plan.accountId, charged, plan.requestId, plan.price)
         : await refundCredits(trx, plan.accountId, plan.price, plan.requestId);
       if (plan.workflowId || plan.options.webhookUrl) {
         await saveRunRecord(trx, finishedRecord(plan, outcome, charged));

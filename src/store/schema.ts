@@ -24,7 +24,11 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
-export type LedgerKind = 'reserve' | 'settle' | 'refund' | 'grant';
+/**
+ * `release`: the part of a reservation a settled request did not need (a scrape that could
+ * have rendered but only fetched); it returns credits without ending the reservation.
+ */
+export type LedgerKind = 'reserve' | 'settle' | 'refund' | 'grant' | 'release';
 
 export interface LedgerTable {
   id: Generated<number>;

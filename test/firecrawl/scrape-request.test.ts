@@ -203,3 +203,16 @@ describe('firecrawlScrapeOf: Firecrawl options → pipeline options', () => {
     );
   });
 });
+
+describe('firecrawlScrapeOf: selectors', () => {
+  it('refuses an invalid includeTags or excludeTags selector before any scrape', () => {
+    assert.throws(
+      () => firecrawlScrapeOf('https://example.com/', { includeTags: ['div[['] }, 'v2'),
+      (error: unknown) =>
+        isAppError(error) && error.status === 400 && /^Invalid includeTags: /.test(error.message),
+    );
+    assert.doesNotThrow(() =>
+      firecrawlScrapeOf('https://example.com/', { excludeTags: ['nav', '.ad > p'] }, 'v2'),
+    );
+  });
+});

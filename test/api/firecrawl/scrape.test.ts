@@ -56,7 +56,7 @@ before(async () => {
   site.route('/touch', (req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(
-      `<html><body><p id="ua">${req.headers['user-agent']}</p><p id="lang">${req.headers['accept-language']}</p><script>document.body.insertAdjacentHTML('beforeend', '<p id="touch">touch:' + ('ontouchstart' in window) + ' width:' + window.innerWidth + '</p>')</script></body></html>`,
+      `<html><head><meta name="viewport" content="width=device-width"></head><body><p id="ua">${req.headers['user-agent']}</p><p id="lang">${req.headers['accept-language']}</p><script>document.body.insertAdjacentHTML('beforeend', '<p id="touch">touch:' + ('ontouchstart' in window) + ' width:' + window.innerWidth + '</p>')</script></body></html>`,
     );
   });
   service = await startService({ credits: 10_000 });
@@ -167,7 +167,7 @@ describe('engine choice', () => {
 describe('actions', () => {
   it('every kind, with screenshots, scrapes and JavaScript returns in actions', async () => {
     const doc = await fc.scrape(site.url('/actions'), {
-      formats: ['html'],
+      formats: ['rawHtml'],
       maxAge: 0,
       actions: [
         { type: 'wait', milliseconds: 50 },
@@ -183,9 +183,9 @@ describe('actions', () => {
         { type: 'executeJavascript', script: "return document.getElementById('out').textContent" },
       ],
     });
-    assert.match(doc.html ?? '', /clicked:hello/);
-    assert.equal((doc.html ?? '').match(/>done</g)?.length, 2, 'click with all clicks every match');
-    assert.match(doc.html ?? '', /id="keys">[^<]*Enter/);
+    assert.match(doc.rawHtml ?? '', /clicked:hello/);
+    assert.equal((doc.rawHtml ?? '').match(/>done</g)?.length, 2, 'click with all clicks every match');
+    assert.match(doc.rawHtml ?? '', /id="keys">[^<]*Enter/);
     const actions = doc.actions as {
       screenshots: string[];
       scrapes: { url: string; html: string }[];
