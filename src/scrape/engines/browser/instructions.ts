@@ -98,7 +98,11 @@ async function runStep(
     const targets = await page.locator(step.click_all).elementHandles();
     if (targets.length === 0) throw new Error(`no element matches ${step.click_all}`);
     try {
-      for (const target of targets) await target.click({ timeout: actionTimeout() });
+      for (const target of targets) {
+        // An earlier click may have removed this one (or left the page): it is skipped.
+        if (!(await target.evaluate((element) => element.isConnected).catch(() => false))) continue;
+        await target.click({ timeout: actionTimeout() });
+      }
     } finally {
       await Promise.all(targets.map((t) => t.dispose().catch(() => {})));
     }

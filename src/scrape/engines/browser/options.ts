@@ -42,7 +42,10 @@ export interface BrowserEngineOptions {
   pageRequestLimit?: number;
   /** Ceiling of every single browser operation (launch, new context, reset, close). Default 15000 ms. */
   operationTimeoutMs?: number;
-  /** Full-page screenshots stop at this height in CSS pixels (Chromium's texture limit). Default 16384. */
+  /**
+   * Full-page screenshots stop at this height in device pixels (Chromium's texture limit):
+   * CSS pixels on a desktop, a third of it for mobile's 3x. Default 16384.
+   */
   maxFullPageHeight?: number;
   /**
    * How long a `click` or `fill` step waits for its target to become actionable once it

@@ -136,6 +136,15 @@ describe('click_all', () => {
     assert.equal(snapshot.html.match(/>clicked</g)?.length, 3);
   });
 
+  test('skips the matches an earlier click removed', async () => {
+    site.html(
+      '/closing',
+      `<p id="n">0</p>${'<button class="x" onclick="document.querySelectorAll(\'.x\').forEach((b) => b.remove()); n.textContent++">x</button>'.repeat(3)}`,
+    );
+    const snapshot = await run([{ click_all: '.x' }], '/closing');
+    assert.match(snapshot.html, /<p id="n">1<\/p>/);
+  });
+
   test('no match is 422 with the step index', async () => {
     await assert.rejects(run([{ press: 'Tab' }, { click_all: '.none' }]), {
       code: 'INSTRUCTION_FAILED',
