@@ -69,7 +69,10 @@ after(async () => {
 
 describe('formats', () => {
   it('markdown by default: the main content, metadata always', async () => {
+    const before = (await fc.getCreditUsage()).remainingCredits;
     const doc = await fc.scrape(site.url('/article'), { maxAge: 0 });
+    const after = (await fc.getCreditUsage()).remainingCredits;
+    assert.equal(before - after, 1, 'the render reserved for a page that might need it is returned');
     assert.match(doc.markdown ?? '', /Main heading/);
     assert.doesNotMatch(doc.markdown ?? '', /NAVIGATION-MARKER|FOOTER-MARKER/);
     assert.equal(doc.html, undefined);
