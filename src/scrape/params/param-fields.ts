@@ -1,10 +1,10 @@
 import { type NativeOptions, type ScrapeOptions, WAIT_UNTIL, type WaitUntil } from '../types.js';
-import { invalidValue } from './invalid.js';
 import { formatBlockResources, parseBlockResources } from './block-resources.js';
 import { parseBooleanParam } from './boolean.js';
 import { parseHttpUrlParam } from './http-url.js';
 import { parseInstructions } from './instructions.js';
 import { parseIntegerParam } from './integer.js';
+import { invalidValue } from './invalid.js';
 import type { ConfigParamName } from './param-names.js';
 import { parseProxyCountry, parseProxyType } from './proxy.js';
 

@@ -211,7 +211,7 @@ describe('parseScraperRequest reports the first problem in a documented order', 
     [
       'config content after instructions',
       { render: 'true', config: '{"x":1}', instructions: '[1]' },
-      'Invalid instruction at index 0: expected an object with exactly one of wait, fill, click, delay',
+      'Invalid instruction at index 0: expected an object with exactly one of wait, fill, click, delay, press, scroll, evaluate, infinite_scroll',
     ],
     [
       'config content before timeout',
