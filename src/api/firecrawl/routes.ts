@@ -1,4 +1,5 @@
 /** Every route of the Firecrawl door, one file each; the door registers them in this order. */
+import { withEmptyJsonBody } from '../plugins/empty-json-body.js';
 import type { Route } from '../route.js';
 import batchCancelDelete from './batch-cancel.delete.js';
 import batchCrawlStatusGet from './batch-crawl-status.get.js';
@@ -17,7 +18,7 @@ export const firecrawlRoutes: readonly Route[] = [
   batchScrapePost,
   batchStatusGet,
   batchCrawlStatusGet,
-  batchCancelDelete,
-  batchErrorsGet,
+  // The v1 SDK sends its DELETEs with Content-Type: application/json and no body.
+  withEmptyJsonBody([batchCancelDelete, batchErrorsGet]),
   mapPost,
 ];
