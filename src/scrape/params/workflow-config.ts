@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
-import { type NativeOptions, PROXY_TYPES, type ScrapeOptions } from '../types.js';
+import { type NativeOptions, PROXY_TYPES, type ScrapeOptions, WAIT_UNTIL } from '../types.js';
 import { instructionSchema } from './instructions.js';
 import { invalidValue } from './invalid.js';
 import { isPlainObject, type ParamLayer, parseConfigLayer } from './layers.js';
@@ -59,6 +59,12 @@ export const workflowConfigSchema = Type.Object(
         maximum: LIMITS.timeoutMs.max,
         ...doc('timeoutMs'),
       }),
+    ),
+    wait_until: Type.Optional(
+      Type.Union(
+        WAIT_UNTIL.map((w) => Type.Literal(w)),
+        doc('waitUntil'),
+      ),
     ),
   },
   {
