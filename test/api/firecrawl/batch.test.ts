@@ -236,3 +236,61 @@ describe('v1', () => {
     );
   });
 });
+
+describe('screenshots', () => {
+  it('come back as links served by pagegrab, or inline when asked', async () => {
+    const job = await fc.batchScrape([site.url('/p?n=shot')], {
+      options: { formats: ['markdown', 'screenshot'], maxAge: 0 },
+      pollInterval: 1,
+      timeout: 120,
+    });
+    assert.equal(job.data.length, 1);
+    const link = job.data[0]?.screenshot ?? '';
+    assert.match(link, new RegExp(`^${service.baseUrl}/v2/screenshots/[A-Za-z0-9_-]{22}$`));
+    const image = await fetch(link);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.ok((await image.arrayBuffer()).byteLength > 0);
+
+    const inline = await fc.batchScrape([site.url('/p?n=inline')], {
+      options: { formats: [{ type: 'screenshot', base64: true } as never], maxAge: 0 },
+      pollInterval: 1,
+      timeout: 120,
+    });
+    assert.match(inline.data[0]?.screenshot ?? '', /^data:image\/png;base64,/);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the batch routes under the firecrawl tag, with their body fields', async () => {
+    interface Operation {
+      tags?: string[];
+      requestBody?: { content: Record<string, { schema: { properties?: object } }> };
+    }
+    const doc = (await (await fetch(`${service.baseUrl}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    for (const version of ['v1', 'v2']) {
+      const post = doc.paths[`/${version}/batch/scrape`]?.post;
+      assert.ok(post?.tags?.includes('firecrawl'));
+      const fields = Object.keys(
+        post?.requestBody?.content['application/json']?.schema.properties ?? {},
+      );
+      for (const field of [
+        'urls',
+        'webhook',
+        'maxConcurrency',
+        'ignoreInvalidURLs',
+        'formats',
+        'origin',
+      ]) {
+        assert.ok(fields.includes(field), `${version} ${field}`);
+      }
+      assert.ok(doc.paths[`/${version}/batch/scrape/{id}`]?.get?.tags?.includes('firecrawl'));
+      assert.ok(doc.paths[`/${version}/batch/scrape/{id}`]?.delete?.tags?.includes('firecrawl'));
+      assert.ok(
+        doc.paths[`/${version}/batch/scrape/{id}/errors`]?.get?.tags?.includes('firecrawl'),
+      );
+    }
+  });
+});
