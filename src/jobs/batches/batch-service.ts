@@ -21,24 +21,17 @@ import {
   purgeBatches,
   stopBatch,
 } from '../../store/batches.js';
-import { readDonePages, readFailedPages } from '../../store/batches-pages.js';
+import { readFailedPages } from '../../store/batches-pages.js';
 import type { Store } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import { batchWebhookOf, queueBatchEvent, type WebhookInput } from './batch-events.js';
 import { batchWebhookOfRow } from './batch-options.js';
+import { readResults } from './batch-results.js';
 import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from './job-kinds.js';
-import { documentOfStored } from './page-result.js';
 
 /** Most URLs one batch may hold (Firecrawl documents no limit; 1000 keeps a body near 2 MB). */
 export const MAX_BATCH_URLS = 1000;
-/** Results per status answer unless `limit` asks otherwise (Firecrawl's default). */
-export const DEFAULT_RESULTS_PER_ANSWER = 100;
-/** Bytes of results per status answer, as Firecrawl bounds its pages (10 MiB). */
-export const MAX_RESULT_BYTES = 10 * 1024 * 1024;
-/** Rows read at a time while filling an answer, so a page of large results stays bounded. */
-const READ_CHUNK = 20;
-
 export interface StartBatchRequest {
   account: Pick<Account, 'id' | 'concurrencyLimit'>;
   version: FirecrawlVersion;
@@ -194,38 +187,14 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
     async status(accountId, id, page) {
       const batch = await owned(accountId, id);
       if (!batch) return null;
-      const skip = Math.max(0, page.skip ?? 0);
-      const limit = Math.max(1, page.limit ?? DEFAULT_RESULTS_PER_ANSWER);
-      const data: FirecrawlDocument[] = [];
-      let bytes = 0;
-      let offset = skip;
-      let more = false;
-      reading: for (;;) {
-        const want = Math.min(READ_CHUNK, limit - data.length + 1);
-        const rows = await readDonePages(db, id, offset, want);
-        for (const row of rows) {
-          const size = row.result?.length ?? 0;
-          if (data.length >= limit || (data.length > 0 && bytes + size > MAX_RESULT_BYTES)) {
-            more = true;
-            break reading;
-          }
-          const document = row.result
-            ? documentOfStored(row.result, { credits: row.credits, scrapeId: row.requestId })
-            : null;
-          if (document) data.push(document);
-          bytes += size;
-          offset++;
-        }
-        if (rows.length < want) break;
-      }
+      const results = await readResults(db, id, page);
       return {
         status: batch.status,
         completed: batch.ended,
         total: batch.total,
         creditsUsed: batch.creditsUsed,
         expiresAt: batch.expiresAt,
-        data,
-        nextSkip: more ? offset : null,
+        ...results,
       };
     },
 

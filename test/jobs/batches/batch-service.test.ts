@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAccount } from '../../../src/accounts/account-store.js';
-import { createBatchService, MAX_RESULT_BYTES } from '../../../src/jobs/batches/batch-service.js';
+import { MAX_RESULT_BYTES } from '../../../src/jobs/batches/batch-results.js';
+import { createBatchService } from '../../../src/jobs/batches/batch-service.js';
 import { getBatch, purgeBatches } from '../../../src/store/batches.js';
 import { until } from '../../helpers/until.js';
 import { eventKeysOf, ledgerOf, siteUrls, startHarness } from './harness.js';
