@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkflowConfig } from '../../dashboard/src/api/types.js';
+import type { Instruction, WorkflowConfig } from '../../dashboard/src/api/types.js';
 import {
   configPatch,
   configToForm,
   emptyForm,
   FORM_FIELDS,
   formToConfig,
-  newStep,
 } from '../../dashboard/src/lib/config-form.js';
+import { newStep, STEP_KINDS } from '../../dashboard/src/lib/instruction-steps.js';
+import { parseInstructions } from '../../src/scrape/params/instructions.js';
 import { QUERY_ONLY_PARAMETERS, SCRAPER_PARAMETERS } from '../../src/scrape/params/param-names.js';
 
 test('the form owns every parameter a workflow config accepts (contract 25)', () => {
@@ -35,6 +36,7 @@ test('a config with every field set round-trips through the form', () => {
     proxy_type: 'mobile',
     proxy_country: 'fr',
     timeout: 5000,
+    wait_until: 'networkidle',
     instructions: [{ click: '#a' }, { delay: 5 }],
   };
   assert.equal(Object.keys(saved).length, FORM_FIELDS.length);
@@ -136,4 +138,114 @@ test('no patch when nothing changed', () => {
     instructions: [{ delay: 5 }],
   };
   assert.equal(configPatch(saved, formToConfig(configToForm(saved))), null);
+});
+
+/** Every kind, as the server stores it in a workflow config (the test below checks that). */
+const STORED_STEPS: Instruction[] = [
+  { wait: '#a' },
+  { fill: { selector: '#q', text: 'hi', delay: 0 } },
+  { click: '#go' },
+  { delay: 250 },
+  { press: 'Enter' },
+  { press: 'Control+A' },
+  { scroll: { direction: 'down', selector: null } },
+  { scroll: { direction: 'up', selector: '#feed' } },
+  { evaluate: "document.querySelector('#more')?.click()" },
+  { evaluate: 'await new Promise((r) => setTimeout(r, 100));\nreturn 1;' },
+  { infinite_scroll: { max_scrolls: 10, delay: 500 } },
+  { infinite_scroll: { max_scrolls: 100, delay: 0 } },
+];
+
+test('the stored step examples are exactly what the server stores', () => {
+  assert.deepEqual(parseInstructions(STORED_STEPS), STORED_STEPS);
+});
+
+for (const step of STORED_STEPS) {
+  test(`a stored ${JSON.stringify(step)} comes back from the form identical`, () => {
+    const saved: WorkflowConfig = { url: 'https://e.com/', render: true, instructions: [step] };
+    const form = configToForm(saved);
+    assert.equal(form.instructions[0]?.kind, Object.keys(step)[0]);
+    assert.deepEqual(formToConfig(form), saved);
+    assert.equal(configPatch(saved, formToConfig(form)), null);
+  });
+}
+
+test('the new kinds take their inputs and are written as the server stores them', () => {
+  const steps = [
+    { ...newStep('press'), keyName: 'Tab' },
+    { ...newStep('scroll'), direction: 'up' as const },
+    { ...newStep('scroll'), selector: '#feed' },
+    { ...newStep('evaluate'), script: 'window.scrollTo(0, 0)' },
+    newStep('infinite_scroll'),
+    { ...newStep('infinite_scroll'), scrolls: '3', ms: '0' },
+  ];
+  const config = formToConfig({ ...emptyForm(), url: 'https://e.com/', instructions: steps });
+  const written: Instruction[] = [
+    { press: 'Tab' },
+    { scroll: { direction: 'up', selector: null } },
+    { scroll: { direction: 'down', selector: '#feed' } },
+    { evaluate: 'window.scrollTo(0, 0)' },
+    { infinite_scroll: { max_scrolls: 10, delay: 500 } },
+    { infinite_scroll: { max_scrolls: 3, delay: 0 } },
+  ];
+  assert.deepEqual(config.instructions, written);
+  // Saved as sent: the next edit finds nothing changed.
+  assert.deepEqual(parseInstructions(written), written);
+});
+
+test('every kind the editor offers has a stored example', () => {
+  const stored = new Set(STORED_STEPS.map((s) => Object.keys(s)[0]));
+  assert.deepEqual(
+    STEP_KINDS.filter((k) => !stored.has(k)),
+    [],
+  );
+});
+
+test('wait_until round-trips and the default (load) is left out of the config', () => {
+  for (const wait_until of ['domcontentloaded', 'networkidle', 'load'] as const) {
+    const saved: WorkflowConfig = { url: 'https://e.com/', render: true, wait_until };
+    assert.equal(configToForm(saved).wait_until, wait_until);
+    assert.deepEqual(formToConfig(configToForm(saved)), saved);
+  }
+  const config = formToConfig({ ...emptyForm(), url: 'https://e.com/', render: true });
+  assert.equal('wait_until' in config, false);
+  const saved: WorkflowConfig = { url: 'https://e.com/', render: true, wait_until: 'networkidle' };
+  const next = formToConfig({ ...configToForm(saved), wait_until: '' });
+  assert.deepEqual(configPatch(saved, next), { wait_until: null });
+});
+
+test('a saved step the editor cannot show is kept as saved, in its place', () => {
+  const unknown = [
+    { hover: '#menu' },
+    { scroll: 'down' },
+    { infinite_scroll: true },
+    { scroll: { direction: 'left', selector: null } },
+    { scroll: { direction: 'down' } },
+    { wait: '#x', timeout: 5 },
+    { fill: { selector: '#q', text: 'x', clear: true } },
+    { infinite_scroll: { max_scrolls: 5, delay: 10, until: '#end' } },
+    { press: 13 },
+    {},
+    null,
+    'click',
+  ] as unknown as Instruction[];
+  const saved: WorkflowConfig = {
+    url: 'https://e.com/',
+    render: true,
+    instructions: [{ click: '#a' }, ...unknown, { press: 'Enter' }],
+  };
+  const form = configToForm(saved);
+  assert.deepEqual(
+    form.instructions.map((s) => s.kind),
+    ['click', ...unknown.map(() => 'opaque'), 'press'],
+  );
+  assert.deepEqual(formToConfig(form), saved);
+  assert.equal(configPatch(saved, formToConfig(form)), null);
+  // Editing the steps around it sends it back untouched, where it now stands.
+  const [first, ...rest] = form.instructions;
+  assert.ok(first);
+  const next = formToConfig({ ...form, instructions: [...rest, first] });
+  assert.deepEqual(configPatch(saved, next), {
+    instructions: [...unknown, { press: 'Enter' }, { click: '#a' }],
+  });
 });

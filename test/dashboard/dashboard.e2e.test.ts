@@ -404,6 +404,7 @@ describe('dashboard', () => {
       assert.ok(kinds.includes(`${f}:checkbox`), kinds.join(' '));
     assert.ok(kinds.includes('block_resources:select-multiple'), kinds.join(' '));
     assert.ok(kinds.includes('proxy_type:select-one'), kinds.join(' '));
+    assert.ok(kinds.includes('wait_until:select-one'), kinds.join(' '));
     assert.ok(!kinds.some((k) => k.endsWith(':missing')), kinds.join(' '));
     const walk = await tabWalk(page);
     assert.deepEqual(walk.missed, []);
@@ -461,6 +462,104 @@ describe('dashboard', () => {
       await shot('18-dark-edit', d);
     } finally {
       await dark.close();
+    }
+  });
+
+  test('the new step kinds and wait_until are saved as entered, run, and an edit keeps them', async () => {
+    await page.getByRole('link', { name: 'Workflows', exact: true }).click();
+    await page.getByRole('link', { name: 'New workflow' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Scroll fixture');
+    await page.getByLabel('Target URL').fill(site.url('/form'));
+    await page.getByLabel(/^Render in a browser/).check();
+    await page.getByLabel(/^Wait until/).selectOption('networkidle');
+    for (const kind of ['press', 'scroll', 'evaluate', 'infinite scroll'])
+      await page.getByRole('button', { name: `Add ${kind}`, exact: true }).click();
+    const steps = page.getByTestId('instruction-step');
+    await steps.nth(0).getByLabel('Key', { exact: true }).fill('Tab');
+    await steps.nth(1).getByLabel('Direction').selectOption('up');
+    const script = "document.getElementById('result').textContent = 'Set by evaluate'";
+    await steps.nth(2).getByLabel('Script').fill(script);
+    await steps.nth(3).getByLabel('Max scrolls').fill('3');
+    await steps
+      .nth(3)
+      .getByLabel(/^Delay after each/)
+      .fill('0');
+    assert.deepEqual(await unlabelledControls(page), []);
+    await shot('19-new-step-kinds');
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByTestId('workflow-title').getByText('Scroll fixture').waitFor();
+    const saved = JSON.parse(await text(page.locator('details.config pre')));
+    assert.equal(saved.wait_until, 'networkidle');
+    const instructions = [
+      { press: 'Tab' },
+      { scroll: { direction: 'up', selector: null } },
+      { evaluate: script },
+      { infinite_scroll: { max_scrolls: 3, delay: 0 } },
+    ];
+    assert.deepEqual(saved.instructions, instructions);
+
+    await page.getByLabel('Output').selectOption('html');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const html = page.getByTestId('preview-html');
+    await html.waitFor({ timeout: 60_000 });
+    assert.match(await text(html), /Set by evaluate/);
+
+    // The form shows what was saved; a name change sends the name alone.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    assert.equal(await page.getByLabel(/^Wait until/).inputValue(), 'networkidle');
+    assert.equal(await steps.nth(0).getByLabel('Key', { exact: true }).inputValue(), 'Tab');
+    assert.equal(await steps.nth(1).getByLabel('Direction').inputValue(), 'up');
+    assert.equal(await steps.nth(2).getByLabel('Script').inputValue(), script);
+    assert.equal(await steps.nth(3).getByLabel('Max scrolls').inputValue(), '3');
+    await page.getByLabel('Name', { exact: true }).fill('Scroll fixture (edited)');
+    const renamed = page.waitForRequest((r) => r.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    assert.deepEqual((await renamed).postDataJSON(), { name: 'Scroll fixture (edited)' });
+    await page.getByTestId('workflow-title').getByText('Scroll fixture (edited)').waitFor();
+    assert.deepEqual(JSON.parse(await text(page.locator('details.config pre'))), saved);
+  });
+
+  test('a saved step of a kind the dashboard does not know is shown read-only and sent back as it was', async () => {
+    // As a newer server would list it: a step kind this dashboard has never heard of.
+    const id = decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+    const hover = { hover: '#go' };
+    const isList = (u: URL) => u.pathname === '/api/workflow';
+    await page.route(isList, async (route) => {
+      const response = await route.fetch();
+      const list = (await response.json()) as { id: string; config: { instructions: unknown[] } }[];
+      for (const w of list) if (w.id === id) w.config.instructions.splice(1, 0, hover);
+      await route.fulfill({ response, json: list });
+    });
+    try {
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await page.reload();
+      const kept = page.getByTestId('instruction-step').nth(1);
+      await kept.waitFor();
+      assert.equal(await kept.getAttribute('data-kind'), 'opaque');
+      const json = kept.getByLabel('Step 2', { exact: true });
+      assert.equal(await json.evaluate((el: HTMLTextAreaElement) => el.readOnly), true);
+      assert.deepEqual(JSON.parse(await json.inputValue()), hover);
+      assert.deepEqual(await unlabelledControls(page), []);
+      await shot('20-kept-step');
+      await page.getByRole('button', { name: 'Move step 1 down' }).click();
+      const sent = page.waitForRequest((r) => r.method() === 'PATCH');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      assert.deepEqual((await sent).postDataJSON(), {
+        config: {
+          instructions: [
+            hover,
+            { press: 'Tab' },
+            { scroll: { direction: 'up', selector: null } },
+            { evaluate: "document.getElementById('result').textContent = 'Set by evaluate'" },
+            { infinite_scroll: { max_scrolls: 3, delay: 0 } },
+          ],
+        },
+      });
+      // This server does not take the kind: its 400 shows beside the form.
+      assert.match(await text(page.getByTestId('form-error')), /hover/);
+      await page.getByRole('link', { name: 'Cancel' }).click();
+    } finally {
+      await page.unroute(isList);
     }
   });
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
+import { emptyForm, formToConfig } from '../../dashboard/src/lib/config-form.js';
+import { newStep } from '../../dashboard/src/lib/instruction-steps.js';
 import { configToQuery, curlCommand, runQuery } from '../../dashboard/src/lib/scraper-query.js';
+import { parseInstructions } from '../../src/scrape/params/instructions.js';
 
 test('a config becomes scraper query parameters', () => {
   const q = configToQuery({
@@ -38,4 +41,38 @@ test('the curl command uses the key variable and survives quotes in values', () 
   assert.ok(arg);
   const echoed = execFileSync('sh', ['-c', `printf %s ${arg}`], { encoding: 'utf8' });
   assert.equal(echoed, "url=https://e.com/it's");
+});
+
+test('the playground sends wait_until and the new step kinds as the API takes them', () => {
+  const config = formToConfig({
+    ...emptyForm(),
+    url: 'https://e.com/',
+    render: true,
+    wait_until: 'networkidle',
+    instructions: [
+      { ...newStep('press'), keyName: 'Enter' },
+      newStep('scroll'),
+      { ...newStep('evaluate'), script: "document.title = 'x'" },
+      newStep('infinite_scroll'),
+    ],
+  });
+  const q = configToQuery(config);
+  assert.equal(q.get('wait_until'), 'networkidle');
+  const steps = [
+    { press: 'Enter' },
+    { scroll: { direction: 'down', selector: null } },
+    { evaluate: "document.title = 'x'" },
+    { infinite_scroll: { max_scrolls: 10, delay: 500 } },
+  ];
+  assert.deepEqual(JSON.parse(q.get('instructions') ?? ''), steps);
+  assert.deepEqual(parseInstructions(q.get('instructions')), steps);
+  assert.match(
+    curlCommand('http://127.0.0.1:8080', q),
+    /--data-urlencode 'wait_until=networkidle'/,
+  );
+  // The default is left out, as the server's own default.
+  assert.equal(
+    configToQuery(formToConfig({ ...emptyForm(), url: 'https://e.com/' })).has('wait_until'),
+    false,
+  );
 });

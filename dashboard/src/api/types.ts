@@ -21,11 +21,22 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const PROXY_TYPES = ['datacenter', 'residential', 'mobile'] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
 
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export const SCROLL_DIRECTIONS = ['down', 'up'] as const;
+export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number];
+
+/** One browser step as the API takes it; a saved config holds the object forms. */
 export type Instruction =
   | { wait: string }
   | { fill: { selector: string; text: string; delay?: number } }
   | { click: string }
-  | { delay: number };
+  | { delay: number }
+  | { press: string }
+  | { scroll: ScrollDirection | { direction: ScrollDirection; selector?: string | null } }
+  | { evaluate: string }
+  | { infinite_scroll: true | { max_scrolls?: number; delay?: number } };
 
 /** A saved scraper configuration; every scraper parameter except api_key/workflow_id/config. */
 export interface WorkflowConfig {
@@ -45,6 +56,8 @@ export interface WorkflowConfig {
   proxy_type?: string;
   proxy_country?: string;
   timeout?: number;
+  /** Absent means load. */
+  wait_until?: WaitUntil;
   /** Fields this dashboard does not know are kept as they are on edit. */
   [other: string]: unknown;
 }

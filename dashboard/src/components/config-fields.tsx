@@ -1,4 +1,10 @@
-import { PROXY_TYPES, RESOURCE_TYPES, type ResourceType } from '../api/types.js';
+import {
+  PROXY_TYPES,
+  RESOURCE_TYPES,
+  type ResourceType,
+  WAIT_UNTIL,
+  type WaitUntil,
+} from '../api/types.js';
 import type { ConfigForm } from '../lib/config-form.js';
 import { InstructionsEditor } from './instructions-editor.js';
 
@@ -8,6 +14,12 @@ interface Props {
   /** Prefix for element ids, so two forms could share a page. */
   idPrefix: string;
 }
+
+const WAIT_UNTIL_TEXT: Record<WaitUntil, string> = {
+  load: 'every resource loaded',
+  domcontentloaded: 'the document parsed',
+  networkidle: 'no request for 500 ms',
+};
 
 type BoolField =
   | 'render'
@@ -83,6 +95,27 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
           {num('window_width', 'Window width', 320, 3840, '1920')}
           {num('window_height', 'Window height', 240, 2160, '1080')}
           {num('timeout', 'Timeout (ms)', 1000, 120000, '60000')}
+        </div>
+        <div class="field">
+          <label for={`${p}-wait_until`}>Wait until (needs render)</label>
+          <p id={`${p}-wait_until-hint`} class="muted small hint">
+            When the page counts as loaded, before instructions run.
+          </p>
+          <select
+            id={`${p}-wait_until`}
+            aria-describedby={`${p}-wait_until-hint`}
+            value={form.wait_until}
+            onChange={(e) =>
+              onChange({ wait_until: e.currentTarget.value as ConfigForm['wait_until'] })
+            }
+          >
+            <option value="">default (load)</option>
+            {WAIT_UNTIL.map((w) => (
+              <option key={w} value={w}>
+                {w}: {WAIT_UNTIL_TEXT[w]}
+              </option>
+            ))}
+          </select>
         </div>
       </fieldset>
       <fieldset>

@@ -1,11 +1,25 @@
-import { newStep, type StepDraft, type StepKind } from '../lib/config-form.js';
+import { newStep, STEP_KINDS, type StepDraft, type StepKind } from '../lib/instruction-steps.js';
+import { StepInputs } from './step-inputs.js';
 
-const KINDS: readonly StepKind[] = ['wait', 'fill', 'click', 'delay'];
+const NAME: Record<StepKind, string> = {
+  wait: 'wait',
+  fill: 'fill',
+  click: 'click',
+  delay: 'delay',
+  press: 'press',
+  scroll: 'scroll',
+  evaluate: 'evaluate',
+  infinite_scroll: 'infinite scroll',
+};
 const HINT: Record<StepKind, string> = {
   wait: 'Wait for a selector to appear',
   fill: 'Type text into an input',
   click: 'Click an element',
   delay: 'Pause',
+  press: 'Press a key in the focused element',
+  scroll: 'Scroll the window or an element by one screen',
+  evaluate: 'Run JavaScript in the page',
+  infinite_scroll: 'Scroll to the bottom until the page stops growing',
 };
 
 interface Props {
@@ -34,57 +48,24 @@ export function InstructionsEditor({ steps, onChange }: Props) {
             const n = i + 1;
             const id = `step-${s.key}`;
             return (
-              <li key={s.key} class="step" data-testid="instruction-step">
+              <li key={s.key} class="step" data-testid="instruction-step" data-kind={s.kind}>
                 <div class="step-fields">
-                  <label for={`${id}-kind`}>Step {n}</label>
-                  <select
-                    id={`${id}-kind`}
-                    value={s.kind}
-                    title={HINT[s.kind]}
-                    onChange={(e) => update(s.key, { kind: e.currentTarget.value as StepKind })}
-                  >
-                    {KINDS.map((k) => (
-                      <option key={k} value={k}>
-                        {k}
-                      </option>
-                    ))}
-                  </select>
-                  {s.kind !== 'delay' && (
-                    <span class="field">
-                      <label for={`${id}-selector`}>Selector</label>
-                      <input
-                        id={`${id}-selector`}
-                        value={s.selector}
-                        placeholder="#search"
-                        onInput={(e) => update(s.key, { selector: e.currentTarget.value })}
-                      />
-                    </span>
+                  <label for={`${id}-${s.kind === 'opaque' ? 'saved' : 'kind'}`}>Step {n}</label>
+                  {s.kind !== 'opaque' && (
+                    <select
+                      id={`${id}-kind`}
+                      value={s.kind}
+                      title={HINT[s.kind]}
+                      onChange={(e) => update(s.key, { kind: e.currentTarget.value as StepKind })}
+                    >
+                      {STEP_KINDS.map((k) => (
+                        <option key={k} value={k}>
+                          {NAME[k]}
+                        </option>
+                      ))}
+                    </select>
                   )}
-                  {s.kind === 'fill' && (
-                    <span class="field">
-                      <label for={`${id}-text`}>Text</label>
-                      <input
-                        id={`${id}-text`}
-                        value={s.text}
-                        onInput={(e) => update(s.key, { text: e.currentTarget.value })}
-                      />
-                    </span>
-                  )}
-                  {(s.kind === 'delay' || s.kind === 'fill') && (
-                    <span class="field narrow">
-                      <label for={`${id}-ms`}>
-                        {s.kind === 'delay' ? 'Milliseconds' : 'Key delay (ms)'}
-                      </label>
-                      <input
-                        id={`${id}-ms`}
-                        type="number"
-                        min={s.kind === 'delay' ? 1 : 0}
-                        inputMode="numeric"
-                        value={s.ms}
-                        onInput={(e) => update(s.key, { ms: e.currentTarget.value })}
-                      />
-                    </span>
-                  )}
+                  <StepInputs step={s} id={id} onChange={(patch) => update(s.key, patch)} />
                 </div>
                 <div class="step-actions">
                   <button
@@ -117,9 +98,14 @@ export function InstructionsEditor({ steps, onChange }: Props) {
         </ol>
       )}
       <div class="row wrap">
-        {KINDS.map((k) => (
-          <button key={k} type="button" onClick={() => onChange([...steps, newStep(k)])}>
-            Add {k}
+        {STEP_KINDS.map((k) => (
+          <button
+            key={k}
+            type="button"
+            title={HINT[k]}
+            onClick={() => onChange([...steps, newStep(k)])}
+          >
+            Add {NAME[k]}
           </button>
         ))}
       </div>

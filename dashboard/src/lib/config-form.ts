@@ -1,17 +1,6 @@
-import type { Instruction, ProxyType, ResourceType, WorkflowConfig } from '../api/types.js';
-
-export type StepKind = 'wait' | 'fill' | 'click' | 'delay';
-
-/** One instruction as the editor holds it: every input's text, whatever the step's kind. */
-export interface StepDraft {
-  /** Stable identity for the list while steps are added, removed and reordered. */
-  key: number;
-  kind: StepKind;
-  selector: string;
-  text: string;
-  /** Milliseconds as typed: the pause of a delay step, the typing delay of a fill step. */
-  ms: string;
-}
+import type { ProxyType, ResourceType, WaitUntil, WorkflowConfig } from '../api/types.js';
+import { numberish, text } from './form-text.js';
+import { type StepDraft, stepToInstruction, toSteps } from './instruction-steps.js';
 
 /** The create/edit form's state: inputs keep their raw text; conversion happens on submit. */
 export interface ConfigForm {
@@ -30,6 +19,8 @@ export interface ConfigForm {
   proxy_type: '' | ProxyType;
   proxy_country: string;
   timeout: string;
+  /** Empty: the default (load), left out of the config. */
+  wait_until: '' | WaitUntil;
   instructions: StepDraft[];
 }
 
@@ -50,13 +41,9 @@ export const FORM_FIELDS = [
   'proxy_type',
   'proxy_country',
   'timeout',
+  'wait_until',
   'instructions',
 ] as const satisfies readonly (keyof ConfigForm)[];
-
-let nextKey = 1;
-export function newStep(kind: StepKind): StepDraft {
-  return { key: nextKey++, kind, selector: '', text: '', ms: kind === 'delay' ? '1000' : '' };
-}
 
 export function emptyForm(): ConfigForm {
   return {
@@ -75,36 +62,9 @@ export function emptyForm(): ConfigForm {
     proxy_type: '',
     proxy_country: '',
     timeout: '',
+    wait_until: '',
     instructions: [],
   };
-}
-
-/** A number when the text is one; otherwise the text itself, so the server's 400 names it. */
-function numberish(text: string): number | string | undefined {
-  const t = text.trim();
-  if (t === '') return undefined;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : t;
-}
-
-function stepToInstruction(s: StepDraft): Instruction {
-  switch (s.kind) {
-    case 'wait':
-      return { wait: s.selector };
-    case 'click':
-      return { click: s.selector };
-    case 'delay':
-      return { delay: numberish(s.ms) as number };
-    case 'fill': {
-      const delay = numberish(s.ms);
-      const fill: { selector: string; text: string; delay?: number } = {
-        selector: s.selector,
-        text: s.text,
-      };
-      if (delay !== undefined) fill.delay = delay as number;
-      return { fill };
-    }
-  }
 }
 
 /** The config a form describes; defaults and empty inputs are left out. */
@@ -127,38 +87,12 @@ export function formToConfig(f: ConfigForm): WorkflowConfig {
   put('proxy_type', f.proxy_type);
   put('proxy_country', f.proxy_country.trim());
   put('timeout', numberish(f.timeout));
+  put('wait_until', f.wait_until);
   if (f.instructions.length > 0) c.instructions = f.instructions.map(stepToInstruction);
   return c;
 }
 
 const bool = (v: unknown): boolean => v === true || v === 'true' || v === 1 || v === '1';
-const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
-
-function toSteps(v: unknown): StepDraft[] {
-  let list: unknown = v;
-  if (typeof v === 'string') {
-    try {
-      list = JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(list)) return [];
-  return list.map((raw: Record<string, unknown>) => {
-    if ('fill' in raw) {
-      const fill = (raw.fill ?? {}) as Record<string, unknown>;
-      return {
-        ...newStep('fill'),
-        selector: text(fill.selector),
-        text: text(fill.text),
-        ms: text(fill.delay),
-      };
-    }
-    if ('click' in raw) return { ...newStep('click'), selector: text(raw.click) };
-    if ('delay' in raw) return { ...newStep('delay'), ms: text(raw.delay) };
-    return { ...newStep('wait'), selector: text(raw.wait) };
-  });
-}
 
 export function configToForm(c: WorkflowConfig): ConfigForm {
   const resources = text(c.block_resources)
@@ -181,6 +115,7 @@ export function configToForm(c: WorkflowConfig): ConfigForm {
     proxy_type: text(c.proxy_type) as ConfigForm['proxy_type'],
     proxy_country: text(c.proxy_country),
     timeout: text(c.timeout),
+    wait_until: text(c.wait_until) as ConfigForm['wait_until'],
     instructions: toSteps(c.instructions),
   };
 }
