@@ -88,7 +88,7 @@ export class ScrapeUseCase {
     query: Record<string, unknown>,
     requestId: string = newId(),
   ): Promise<ScrapePlan> {
-    const { store, planner } = this.deps;
+    const { store } = this.deps;
     const workflowId = workflowIdOf(query);
     const saved = workflowId
       ? savedConfigFromWorkflow(await loadWorkflowForRun(store.db, account.id, workflowId))

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
-import { type NativeOptions, PROXY_TYPES, type ScrapeOptions, WAIT_UNTIL } from '../types.js';
+import { type NativeOptions, PROXY_TYPES, WAIT_UNTIL } from '../types.js';
 import { instructionSchema } from './instructions.js';
 import { invalidValue } from './invalid.js';
 import { isPlainObject, type ParamLayer, parseConfigLayer } from './layers.js';

@@ -72,7 +72,11 @@ describe('formats', () => {
     const before = (await fc.getCreditUsage()).remainingCredits;
     const doc = await fc.scrape(site.url('/article'), { maxAge: 0 });
     const after = (await fc.getCreditUsage()).remainingCredits;
-    assert.equal(before - after, 1, 'the render reserved for a page that might need it is returned');
+    assert.equal(
+      before - after,
+      1,
+      'the render reserved for a page that might need it is returned',
+    );
     assert.match(doc.markdown ?? '', /Main heading/);
     assert.doesNotMatch(doc.markdown ?? '', /NAVIGATION-MARKER|FOOTER-MARKER/);
     assert.equal(doc.html, undefined);
@@ -187,7 +191,11 @@ describe('actions', () => {
       ],
     });
     assert.match(doc.rawHtml ?? '', /clicked:hello/);
-    assert.equal((doc.rawHtml ?? '').match(/>done</g)?.length, 2, 'click with all clicks every match');
+    assert.equal(
+      (doc.rawHtml ?? '').match(/>done</g)?.length,
+      2,
+      'click with all clicks every match',
+    );
     assert.match(doc.rawHtml ?? '', /id="keys">[^<]*Enter/);
     const actions = doc.actions as {
       screenshots: string[];
