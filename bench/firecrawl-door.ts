@@ -6,7 +6,9 @@
  * door >= 0.95x the native throughput.
  *   npm run build && node --import tsx bench/firecrawl-door.ts
  *     [--pages 50] [--concurrency 8] [--rounds 4] [--seconds 5] [--render-seconds 10]
- *     [--modes fetch,render] [--profile DIR]  (the service under --cpu-prof, into DIR)
+ *     [--modes fetch,render] [--arms sdk,...]  (the native arms always run: ratios need them)
+ *     [--profile DIR]  (the service under --cpu-prof into DIR, an empty folder; every thread's
+ *     profile summarized at the end)
  *
  * The service is the built one (`pagegrab serve` as bench/lib/servers.ts starts it), the
  * site another child, this process only the clients, so the service's CPU is measured apart
@@ -14,23 +16,31 @@
  * - native: GET /api/scraper (&render=true), its defaults (no blockers).
  * - native+blockers: the same with block_ads and block_cookie_banners, which the door turns
  *   on by default (Firecrawl's blockAds defaults to true): the same pipeline work as the door.
+ * - native-axios, native+blockers-axios: the same two through the SDK's own HTTP client (its
+ *   axios), the peers of the SDK's arms: the clients run in this process, on the same two
+ *   cores as the service, so a peer on a lighter client would measure axios against undici.
  * - sdk: the SDK with the options above, nothing else: what a Firecrawl user gets (blockAds,
  *   proxy "auto", storeInCache true: every result is also written to the account's cache).
- * - sdk, no cache write: the same with storeInCache: false.
- * - door, undici: the sdk arm's body POSTed with the natives' client, so the SDK's own cost
+ * - sdk-no-blockers: the SDK with blockAds false: the same pipeline work as plain native.
+ * - sdk-no-cache: the same with storeInCache: false.
+ * - door-undici: the sdk arm's body POSTed with the natives' client, so the SDK's own cost
  *   (axios, in this process, on the same cores) is told apart from the door's.
  * Rendered arms of the door add `waitFor: 1`, the one option that makes the door render with
  * no other work than a 1 ms timer: `actions: [{type: 'scrape'}]` reads the page's HTML again
  * and sends it back in `actions.scrapes`, `mobile` changes the viewport and user agent, a
  * screenshot format adds a capture. The SDK runs with maxRetries 1 so no error hides in a retry.
  *
+ * Each arm's ratio is against the native arm that does the same pipeline work (its peer:
+ * native+blockers for the door's defaults, native for blockAds false), so the figure is the
+ * door's own cost, not the blockers' a native caller did not ask for.
  * Rounds interleave the arms (the order rotates every round) to cancel the drift of a shared
  * machine; each ratio is taken within its round against that round's native arm, and the
  * median and range over rounds are printed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +48,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import Firecrawl from '@mendable/firecrawl-js';
 import { Pool } from 'undici';
+import { printProfileSummary } from './lib/cpu-profile-summary.js';
 import { cpuSeconds, loadAverage, percentile } from './lib/load.js';
 import { treeCpuSeconds } from './scrape-render-bare.js';
 
@@ -49,6 +60,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     'render-seconds': { type: 'string', default: '10' },
     modes: { type: 'string', default: 'fetch,render' },
+    arms: { type: 'string' },
     profile: { type: 'string' },
     site: { type: 'string' },
   },
@@ -116,7 +128,14 @@ function startChild(nodeArgs: string[], script: string, args: string[]): Promise
 type Mode = 'fetch' | 'render';
 type Send = (pageUrl: string) => Promise<boolean>;
 
+type NativeArm = 'native' | 'native+blockers' | 'native-axios' | 'native+blockers-axios';
+
 interface Arm {
+  /**
+   * The native arm doing the same pipeline work through the same HTTP client, whose
+   * same-round throughput is the ratio's base.
+   */
+  peer: NativeArm;
   name: string;
   send: Send;
 }
@@ -174,17 +193,31 @@ async function drive(
   };
 }
 
+/** The HTTP client the SDK itself uses (its own axios), for native arms on an equal footing. */
+interface AxiosLike {
+  create(config: { baseURL: string }): {
+    get(path: string, config: { responseType: 'text' }): Promise<{ status: number; data: string }>;
+  };
+}
+const sdkRequire = createRequire(createRequire(import.meta.url).resolve('@mendable/firecrawl-js'));
+const sdkAxios = sdkRequire('axios') as AxiosLike;
+
 function armsOf(mode: Mode, service: Child, pool: Pool): Arm[] {
   const render = mode === 'render';
+  const nativePath = (extra: string, pageUrl: string) =>
+    `/api/scraper?api_key=${service.apiKey}&markdown=true${render ? '&render=true' : ''}${extra}&url=${encodeURIComponent(pageUrl)}`;
   const native = (extra: string): Send => {
-    const base = `/api/scraper?api_key=${service.apiKey}&markdown=true${render ? '&render=true' : ''}${extra}`;
     return async (pageUrl) => {
-      const answer = await pool.request({
-        method: 'GET',
-        path: `${base}&url=${encodeURIComponent(pageUrl)}`,
-      });
+      const answer = await pool.request({ method: 'GET', path: nativePath(extra, pageUrl) });
       const text = await answer.body.text();
       return answer.statusCode === 200 && text.includes('reading the tides');
+    };
+  };
+  const axiosClient = sdkAxios.create({ baseURL: service.url });
+  const nativeByAxios = (extra: string): Send => {
+    return async (pageUrl) => {
+      const answer = await axiosClient.get(nativePath(extra, pageUrl), { responseType: 'text' });
+      return answer.status === 200 && answer.data.includes('reading the tides');
     };
   };
   const fc = new Firecrawl({ apiKey: service.apiKey, apiUrl: service.url, maxRetries: 1 });
@@ -193,7 +226,7 @@ function armsOf(mode: Mode, service: Child, pool: Pool): Arm[] {
     maxAge: 0,
     ...(render ? { waitFor: 1 } : {}),
   };
-  const sdk = (extra: { storeInCache?: boolean }): Send => {
+  const sdk = (extra: { storeInCache?: boolean; blockAds?: boolean }): Send => {
     return async (pageUrl) => {
       const document = await fc.scrape(pageUrl, { ...options, ...extra });
       return (document.markdown ?? '').includes('reading the tides');
@@ -210,11 +243,22 @@ function armsOf(mode: Mode, service: Child, pool: Pool): Arm[] {
     return answer.statusCode === 200 && text.includes('reading the tides');
   };
   return [
-    { name: 'native', send: native('') },
-    { name: 'native+blockers', send: native('&block_ads=true&block_cookie_banners=true') },
-    { name: 'sdk', send: sdk({}) },
-    { name: 'sdk, no cache write', send: sdk({ storeInCache: false }) },
-    { name: 'door, undici', send: doorByUndici },
+    { name: 'native', peer: 'native', send: native('') },
+    {
+      name: 'native+blockers',
+      peer: 'native',
+      send: native('&block_ads=true&block_cookie_banners=true'),
+    },
+    { name: 'native-axios', peer: 'native', send: nativeByAxios('') },
+    {
+      name: 'native+blockers-axios',
+      peer: 'native',
+      send: nativeByAxios('&block_ads=true&block_cookie_banners=true'),
+    },
+    { name: 'sdk', peer: 'native+blockers-axios', send: sdk({}) },
+    { name: 'sdk-no-blockers', peer: 'native-axios', send: sdk({ blockAds: false }) },
+    { name: 'sdk-no-cache', peer: 'native+blockers-axios', send: sdk({ storeInCache: false }) },
+    { name: 'door-undici', peer: 'native+blockers', send: doorByUndici },
   ];
 }
 
@@ -231,17 +275,17 @@ const range = (xs: number[], digits: number) =>
   `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 function report(mode: Mode, arms: Arm[], samples: Map<string, Sample[]>): void {
-  const native = samples.get('native') as Sample[];
   console.log(`\n${mode === 'fetch' ? 'render=false' : 'render=true'}:`);
   console.log(
-    '| arm | req/s median (range) | × native, per round: median (range) | p50 ms | errors | service CPU ms/req: Node / tree |',
+    '| arm | req/s median (range) | × its native peer, per round: median (range) | p50 ms | errors | service CPU ms/req: Node / tree |',
   );
   console.log('|---|---|---|---|---|---|');
   for (const arm of arms) {
     const rows = samples.get(arm.name) as Sample[];
-    const ratios = rows.map((row, i) => row.rps / (native[i] as Sample).rps);
+    const peer = samples.get(arm.peer) ?? (samples.get('native') as Sample[]);
+    const ratios = rows.map((row, i) => row.rps / (peer[i] as Sample).rps);
     console.log(
-      `| ${arm.name} | ${median(rows.map((r) => r.rps)).toFixed(1)} (${range(
+      `| ${arm.name} (÷ ${arm.peer}) | ${median(rows.map((r) => r.rps)).toFixed(1)} (${range(
         rows.map((r) => r.rps),
         1,
       )}) | ${median(ratios).toFixed(3)} (${range(ratios, 3)}) | ${median(
@@ -271,7 +315,14 @@ async function main(): Promise<void> {
   );
   try {
     for (const mode of modes) {
-      const arms = armsOf(mode, service, pool);
+      const chosen = values.arms?.split(',');
+      const arms = armsOf(mode, service, pool).filter(
+        (arm) =>
+          !chosen ||
+          arm.name === 'native' ||
+          arm.name === 'native+blockers' ||
+          chosen.includes(arm.name),
+      );
       const seconds = Number(mode === 'render' ? values['render-seconds'] : values.seconds);
       const warmupMs = mode === 'render' ? 3000 : 1000;
       // Unmeasured: the first requests of each path boot workers, warm pages and the JIT.
@@ -305,6 +356,13 @@ async function main(): Promise<void> {
     await service.stop();
     await site.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (values.profile) {
+    // One profile per thread: the main one and each output worker's.
+    const dir = values.profile;
+    for (const name of readdirSync(dir).filter((file) => file.endsWith('.cpuprofile'))) {
+      printProfileSummary(join(dir, name), 20);
+    }
   }
 }
 
