@@ -97,12 +97,18 @@ export function createFirecrawlServices(
       return { charged: price, balance };
     },
     async remember(accountId, options, result) {
-      await storeCachedPage(store.db, accountId, cacheKeyOf(options), {
+      const page = {
         document: result.body.toString('utf8'),
         finalUrl: result.finalUrl,
         targetStatus: result.targetStatus,
         used: result.used ? JSON.stringify(result.used) : null,
         createdAt: Date.now(),
+      };
+      // In the group commit with the settles of the same turn, and without an fsync of its
+      // own: a cache entry lost to a power cut costs one scrape again, while an fsync per
+      // answer halved the door's throughput on the embedded engine (BENCHMARKS.md).
+      await store.transact((trx) => storeCachedPage(trx, accountId, cacheKeyOf(options), page), {
+        durable: false,
       });
     },
     screenshotLinks(accountId, baseUrl) {
