@@ -9,8 +9,8 @@
  *   together, so a crash in between enqueues nothing or everything, and a due time is
  *   enqueued once however many nodes look at it;
  * - due times missed by more than SCHEDULE_MISFIRE_MS (no node ran) are not replayed one by
- *   one: when no due time falls within that window, one catch-up run is made for the latest
- *   missed one (its record says so); archived workflows' due times pass without a run.
+ *   one: the latest of them runs once, now, as a catch-up run (its record says so); due
+ *   times within that window run as usual; archived workflows' due times pass without a run.
  */
 import type { Store } from '../../store/db.js';
 import type { JobQueue } from '../../store/job-queue.js';
@@ -67,10 +67,10 @@ export function planDue(
     at = cron.nextAfter(at);
   }
   const runs = onTime.map((t) => run(t, false));
-  if (runs.length === 0 && row.next_run_at <= windowStart) {
+  if (row.next_run_at <= windowStart) {
     // Missed while no node ran: the latest missed due time, once.
     const latest = cron.lastBefore(windowStart + 1) ?? row.next_run_at;
-    runs.push(run(Math.max(latest, row.next_run_at), true));
+    runs.unshift(run(Math.max(latest, row.next_run_at), true));
   }
   return { runs, next };
 }
