@@ -7,7 +7,7 @@
  *      it only watches (its sleep is capped by SCHEDULE_POLL_MS, default 1000), measured
  *      over IDLE_S seconds (default 30) with process.cpuUsage, against the same process
  *      with the scheduler stopped.
- *   node --import tsx bench/schedules.ts [N=10000] [IDLE_S=30]
+ *   node --import tsx bench/schedules.ts [N=10000] [IDLE_S=30] [--batch=500]
  * PostgreSQL instead of the embedded database: PAGEGRAB_TEST_PG_ADMIN_URL=postgres://... and
  * `--postgres` (as scripts/run-tests.mjs provides).
  */
@@ -28,6 +28,10 @@ const numbers = process.argv.filter((a) => /^\d+$/.test(a)).map(Number);
 const N = numbers[0] ?? 10_000;
 const IDLE_S = numbers[1] ?? 30;
 const postgres = process.argv.includes('--postgres');
+/** Schedules claimed per transaction (the Scheduler's default is 500). */
+const BATCH = Number(
+  /^--batch=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--batch=')) ?? '')?.[1] ?? 500,
+);
 const CHUNK = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
       crons: new CronCache(),
       pollMs: DEFAULTS.schedulePollMs,
       misfireMs: DEFAULTS.scheduleMisfireMs,
+      batchSize: BATCH,
     });
     if (Date.now() >= due) throw new Error('seeding took longer than planned: raise the margin');
     scheduler.start();
@@ -154,6 +159,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         database: store.dialect,
         schedules: N,
+        batch: BATCH,
         enqueueAllMs: enqueueMs,
         runsPerSecond: Math.round((N / Math.max(1, enqueueMs)) * 1000),
         idleCpuMsPerSecond: perSecond(idleCpuMs, idleWallMs),
