@@ -48,6 +48,7 @@ describe('dashboard: workflow schedules', () => {
         SCHEDULE_MIN_INTERVAL_MS: '1000',
         SCHEDULE_POLL_MS: '100',
         JOB_POLL_MS: '50',
+        SCHEDULE_DISABLE_AFTER_FAILURES: '2',
       },
     });
     const created = await workflowClient(service.baseUrl, service.apiKey)<{ id: string }>(
@@ -144,6 +145,35 @@ describe('dashboard: workflow schedules', () => {
     assert.match((await row.getByTestId('schedule-next').textContent()) ?? '', /paused/);
     assert.match((await row.getByTestId('schedule-last').textContent()) ?? '', /success/);
     await page.screenshot({ path: `${ROOT}test-output/dashboard-schedules/list.png` });
+  });
+
+  test('a schedule that disabled itself after failed runs says why on the workflow page', async () => {
+    const call = workflowClient(service.baseUrl, service.apiKey);
+    // Nothing listens on port 9: each run fails (502, not charged).
+    const broken = await call<{ id: string }>('POST', '/api/workflow/create', {
+      body: { name: 'Broken target', config: { url: 'http://127.0.0.1:9/' } },
+    });
+    await call('PUT', `/api/workflow/${broken.body.id}/schedule`, {
+      body: { cron: '* * * * * *' },
+    });
+    let enabled = true;
+    for (let i = 0; i < 60 && enabled; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      enabled = (
+        await call<{ enabled: boolean }>('GET', `/api/workflow/${broken.body.id}/schedule`)
+      ).body.enabled;
+    }
+    assert.equal(enabled, false, 'the schedule disabled itself');
+    // A fresh load: the page's workflow list predates this workflow.
+    await page.goto(`${service.baseUrl}/#/workflows/${broken.body.id}`);
+    await page.reload();
+    await page.locator('[data-testid="schedule-state"][data-state="disabled"]').waitFor();
+    const reason = (await page.getByTestId('schedule-disabled-reason').textContent()) ?? '';
+    assert.match(reason, /^Disabled after 2 consecutive failed runs \(last: 502 /);
+    assert.equal(await page.getByTestId('schedule-disabled-reason').getAttribute('role'), 'alert');
+    await page.goto(`${service.baseUrl}/#/workflows`);
+    const row = page.locator(`[data-workflow-id="${broken.body.id}"]`);
+    assert.match((await row.getByTestId('schedule-next').textContent()) ?? '', /disabled/);
   });
 
   test('resumes it, then removes it', async () => {
