@@ -88,6 +88,24 @@ export interface Config {
   batchScrapeConcurrency: number;
   /** BATCH_RETENTION_MS: a batch scrape's results are kept this long after it starts, default 24 h. */
   batchRetentionMs: number;
+  /** SCHEDULE_MIN_INTERVAL_MS: shortest gap a workflow schedule may have between runs, default 1 minute. */
+  scheduleMinIntervalMs: number;
+  /**
+   * SCHEDULE_ALLOW_SECONDS: accept a leading seconds field in schedules' cron, default false.
+   * For tests only (second-level timing); with it, lower SCHEDULE_MIN_INTERVAL_MS as well.
+   */
+  scheduleAllowSeconds: boolean;
+  /** SCHEDULE_DISABLE_AFTER_FAILURES: consecutive failed runs that pause a schedule, default 5. */
+  scheduleDisableAfterFailures: number;
+  /** SCHEDULE_POLL_MS: longest sleep of a node's scheduler (sees other nodes' changes), default 1000. */
+  schedulePollMs: number;
+  /**
+   * SCHEDULE_MISFIRE_MS: a due time not enqueued within this is missed (no node ran): missed
+   * ones become at most one catch-up run, default 60000.
+   */
+  scheduleMisfireMs: number;
+  /** SCHEDULE_RUN_CONCURRENCY: scheduled runs this node executes at once, default 8. */
+  scheduleRunConcurrency: number;
 }
 
 /**
@@ -127,6 +145,12 @@ export const DEFAULTS = {
   cacheHitPrice: 1,
   batchScrapeConcurrency: 10,
   batchRetentionMs: 24 * 3600_000,
+  scheduleMinIntervalMs: 60_000,
+  scheduleAllowSeconds: false,
+  scheduleDisableAfterFailures: 5,
+  schedulePollMs: 1000,
+  scheduleMisfireMs: 60_000,
+  scheduleRunConcurrency: 8,
 } as const;
 
 export class ConfigError extends Error {
@@ -308,6 +332,36 @@ export function loadConfig(env: Env = process.env): Config {
       DEFAULTS.batchRetentionMs,
       60_000,
       365 * 24 * 3600_000,
+    ),
+    scheduleMinIntervalMs: integer(
+      env,
+      'SCHEDULE_MIN_INTERVAL_MS',
+      DEFAULTS.scheduleMinIntervalMs,
+      1000,
+      7 * 24 * 3600_000,
+    ),
+    scheduleAllowSeconds: boolean(env, 'SCHEDULE_ALLOW_SECONDS', DEFAULTS.scheduleAllowSeconds),
+    scheduleDisableAfterFailures: integer(
+      env,
+      'SCHEDULE_DISABLE_AFTER_FAILURES',
+      DEFAULTS.scheduleDisableAfterFailures,
+      1,
+      1000,
+    ),
+    schedulePollMs: integer(env, 'SCHEDULE_POLL_MS', DEFAULTS.schedulePollMs, 10, 60_000),
+    scheduleMisfireMs: integer(
+      env,
+      'SCHEDULE_MISFIRE_MS',
+      DEFAULTS.scheduleMisfireMs,
+      1000,
+      24 * 3600_000,
+    ),
+    scheduleRunConcurrency: integer(
+      env,
+      'SCHEDULE_RUN_CONCURRENCY',
+      DEFAULTS.scheduleRunConcurrency,
+      1,
+      1024,
     ),
   };
 }

@@ -36,6 +36,16 @@ const catalog = {
   ONLY_NAME_AND_CONFIG: [400, () => 'Only name and config can be edited'],
   NOTHING_TO_EDIT: [400, () => 'Name or config is required!'],
   ONLY_NAME_RENAME: [400, () => 'Only name can be changed here; use /api/workflow/edit/{id}'],
+  SCHEDULE_NOT_FOUND: [404, () => 'Schedule not found!'],
+  CRON_REQUIRED: [400, () => 'Cron is required!'],
+  INVALID_CRON: [400, (reason: string) => `Invalid cron expression: ${reason}`],
+  INVALID_TIMEZONE: [400, (zone: string) => `Unknown time zone: ${zone}`],
+  SCHEDULE_TOO_FREQUENT: [
+    400,
+    (seconds: number) => `Schedule runs too often: at most once every ${seconds} seconds`,
+  ],
+  INVALID_ENABLED: [400, () => 'enabled must be true or false'],
+  ONLY_SCHEDULE_FIELDS: [400, () => 'Only cron, timezone and enabled can be set'],
   INSUFFICIENT_CREDITS: [402, () => 'Insufficient credits to make the request.'],
   INSTRUCTION_FAILED: [
     422,

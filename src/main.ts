@@ -14,6 +14,7 @@ import { pressureSource } from './api/services.js';
 import { priceOf } from './billing/pricing.js';
 import { refundAbandonedReservations } from './billing/reservation-reaper.js';
 import { createBatchJobs } from './compose/batch-jobs.js';
+import { createScheduleJobs } from './compose/schedule-jobs.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
@@ -150,6 +151,14 @@ export async function startService(
       settings: config,
       onError: (error) => reportJobError(error),
     });
+    const schedules = createScheduleJobs({
+      store,
+      scraper,
+      webhooks: webhooks.queue,
+      nodeId,
+      settings: config,
+      onError: (error) => reportJobError(error),
+    });
     const app = await buildApp({
       config,
       services: {
@@ -168,6 +177,7 @@ export async function startService(
         admission: scrape.admission,
         batches: batches.service,
         map,
+        schedules: schedules.service,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
@@ -181,6 +191,7 @@ export async function startService(
     await app.listen({ port: config.port, host: config.host });
     await webhooks.start();
     batches.start();
+    schedules.start();
     const stopReaper = startReservationReaper(store, app);
     const stopPurge = startPagePurge(firecrawl, app);
     const address = app.server.address() as AddressInfo;
@@ -200,6 +211,7 @@ export async function startService(
           Promise.race([closeHttp(app), grace]),
           webhooks.stop(config.shutdownGraceMs),
           batches.stop(config.shutdownGraceMs),
+          schedules.stop(config.shutdownGraceMs),
         ]);
         await scrape.close();
         await map.close();

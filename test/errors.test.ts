@@ -188,6 +188,14 @@ const ADDITIONS = [
   appError('NOTHING_TO_EDIT'),
   appError('ONLY_NAME_RENAME'),
   appError('CLIENT_CLOSED'),
+  // Schedules (issue 18): the documents announce scheduling but give no interface yet.
+  appError('SCHEDULE_NOT_FOUND'),
+  appError('CRON_REQUIRED'),
+  appError('INVALID_CRON', 'expected 5 fields, got 6'),
+  appError('INVALID_TIMEZONE', 'Mars/Olympus'),
+  appError('SCHEDULE_TOO_FREQUENT', 60),
+  appError('INVALID_ENABLED'),
+  appError('ONLY_SCHEDULE_FIELDS'),
   appError('BROWSER_FAILED', 'Target crashed'),
   // The contract gives its status (503) and Retry-After, not its text.
   appError('NODE_SATURATED'),

@@ -60,7 +60,7 @@ function SignedIn({ client, initialAccount, onSignOut }: SignedInProps) {
   const section = route.view === 'playground' ? 'playground' : 'workflows';
   let main: preact.ComponentChild;
   if (route.view === 'list') {
-    main = <WorkflowList tab={route.tab} store={workflows} />;
+    main = <WorkflowList tab={route.tab} store={workflows} client={client} />;
   } else if (route.view === 'new') {
     main = (
       <WorkflowForm

@@ -4,6 +4,7 @@ import { firecrawlDoor } from './firecrawl/door.js';
 import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
 import openapiGet from './native/openapi.get.js';
+import schedulesGet from './native/schedules.get.js';
 import scraperGet from './native/scraper.get.js';
 import workflowGet from './native/workflow.get.js';
 import workflowArchiveDelete from './native/workflow-archive.delete.js';
@@ -11,6 +12,9 @@ import workflowCreatePost from './native/workflow-create.post.js';
 import workflowEditPatch from './native/workflow-edit.patch.js';
 import workflowRenamePatch from './native/workflow-rename.patch.js';
 import workflowRequestsGet from './native/workflow-requests.get.js';
+import workflowScheduleDelete from './native/workflow-schedule.delete.js';
+import workflowScheduleGet from './native/workflow-schedule.get.js';
+import workflowSchedulePut from './native/workflow-schedule.put.js';
 import workflowUnarchivePost from './native/workflow-unarchive.post.js';
 import healthzGet from './operations/healthz.get.js';
 import metricsGet from './operations/metrics.get.js';
@@ -34,6 +38,10 @@ export const routes: readonly Route[] = [
     workflowArchiveDelete,
     workflowUnarchivePost,
     workflowRequestsGet,
+    workflowScheduleGet,
+    workflowSchedulePut,
+    workflowScheduleDelete,
+    schedulesGet,
   ]),
   pressureGet,
   openapiGet,

@@ -6,6 +6,7 @@
 import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
 import type { BatchService } from '../jobs/batches/batch-service.js';
+import type { ScheduleService } from '../jobs/schedules/schedule-service.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { MapService } from '../map/map-service.js';
 import type { Admission } from '../scrape/admission/admission.js';
@@ -35,6 +36,8 @@ export interface ApiServices {
   batches: BatchService;
   /** The Firecrawl door's maps. */
   map: Pick<MapService, 'map'>;
+  /** Workflow schedules (issue 18). */
+  schedules: ScheduleService;
 }
 
 export interface Readiness {

@@ -1,8 +1,9 @@
-/** The `pagegrab` command: `serve` (default) or `accounts ...`. */
+/** The `pagegrab` command: `serve` (default), `accounts ...` or `schedules list`. */
 import { ConfigError, loadConfig } from '../config.js';
 import { startService } from '../main.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
 import { runAccountsCommand, UsageError } from './accounts-command.js';
+import { runSchedulesCommand } from './schedules-command.js';
 
 const HELP = `pagegrab: self-hosted page scraping service
 
@@ -10,7 +11,8 @@ const HELP = `pagegrab: self-hosted page scraping service
   pagegrab accounts create --name <name> --credits <n> [--json]
   pagegrab accounts credit <name|id> <delta>
   pagegrab accounts rotate-key <name|id>
-  pagegrab accounts list [--json]`;
+  pagegrab accounts list [--json]
+  pagegrab schedules list [--account <name|id>] [--json]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
@@ -40,6 +42,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'accounts') {
     await runAccountsCommand(rest, config, (line) => console.log(line));
+    return 0;
+  }
+  if (command === 'schedules') {
+    await runSchedulesCommand(rest, config, (line) => console.log(line));
     return 0;
   }
   console.error(HELP);

@@ -6,6 +6,7 @@
 import { priceOf } from '../billing/pricing.js';
 import type { Pricing } from '../config.js';
 import { appError } from '../errors.js';
+import type { ScheduledRun } from '../store/run-records.js';
 import type { ProxyPools } from './net/proxy-pools.js';
 import { assertPublicUrl, type GuardOptions } from './net/ssrf-guard.js';
 import type {
@@ -25,6 +26,8 @@ export interface PlanRequest {
   workflowId: string | null;
   options: ScrapeOptions;
   createdAt: number;
+  /** A scheduled run's due time and catch-up mark, carried to its record. */
+  schedule?: ScheduledRun;
 }
 
 export interface Planner {

@@ -12,7 +12,10 @@ type RunState = Pick<
   RunRecord,
   'status' | 'statusCode' | 'targetStatus' | 'credits' | 'durationMs' | 'error'
 >;
-type Source = Pick<PlanRequest, 'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt'>;
+type Source = Pick<
+  PlanRequest,
+  'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt' | 'schedule'
+>;
 
 function recordOf(source: Source, state: RunState): RunRecord {
   const { options } = source;
@@ -30,6 +33,7 @@ function recordOf(source: Source, state: RunState): RunRecord {
       ? { url: options.webhookUrl, status: 'pending', attempts: 0, lastError: null }
       : null,
     createdAt: source.createdAt,
+    schedule: source.schedule ?? null,
   };
 }
 

@@ -14,7 +14,7 @@ import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-
 import { type AppError, appError, isAppError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import { loadWorkflowForRun, saveRunRecord } from '../store/run-records.js';
+import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
 import type { Admission, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
@@ -87,6 +87,7 @@ export class ScrapeUseCase {
     account: Pick<Account, 'id' | 'concurrencyLimit'>,
     query: Record<string, unknown>,
     requestId: string = newId(),
+    schedule?: ScheduledRun,
   ): Promise<ScrapePlan> {
     const { store } = this.deps;
     const workflowId = workflowIdOf(query);
@@ -100,6 +101,7 @@ export class ScrapeUseCase {
       workflowId,
       options: parseScraperRequest(query, saved),
       createdAt: Date.now(),
+      ...(schedule ? { schedule } : {}),
     });
   }
 

@@ -5,6 +5,7 @@
  * fails to compile until every table handles it.
  */
 import type { AppError } from '../errors.js';
+import type { ScheduledRun } from '../store/run-records.js';
 
 export const RESOURCE_TYPES = [
   'stylesheet',
@@ -205,6 +206,8 @@ export interface ScrapePlan extends PagePlan {
   /** Credits reserved now, settled if the target answers. */
   readonly price: number;
   readonly createdAt: number;
+  /** A scheduled run's due time and catch-up mark (its record says so). */
+  readonly schedule?: ScheduledRun;
 }
 
 /**

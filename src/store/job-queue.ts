@@ -111,6 +111,38 @@ export class JobQueue {
   }
 
   /**
+   * Enqueues many jobs of one kind in one statement, each with its own deterministic id
+   * (a job whose id exists already is left as it is). For the scheduler's batches.
+   */
+  async enqueueMany(
+    kind: string,
+    jobs: readonly { id: string; payload: unknown; runAt: number }[],
+    maxAttempts: number,
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    const now = this.clock();
+    await this.db
+      .insertInto('jobs')
+      .values(
+        jobs.map((job) => ({
+          id: job.id,
+          kind,
+          payload: JSON.stringify(job.payload),
+          state: 'queued',
+          run_at: job.runAt,
+          attempts: 0,
+          max_attempts: maxAttempts,
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          created_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
+  /**
    * Leases up to `limit` due jobs of these kinds to `workerId` for `leaseMs`, oldest due
    * first, counting one attempt each. Due: queued, `run_at` passed, and not leased (or the
    * lease expired). One statement either way: on SQLite the UPDATE ... WHERE id IN (SELECT

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
+import { countScheduledOutcome } from './schedules.js';
 import type { Database } from './schema.js';
 import { nextChangeSeq } from './workflow-change-seq.js';
 
@@ -14,6 +15,16 @@ export interface WebhookState {
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   lastError: string | null;
+}
+
+/** What makes a run a scheduled one: its due time, and whether it stands in for missed ones. */
+export interface ScheduledRun {
+  /** The due time (epoch ms) this run is for. */
+  scheduledFor: number;
+  /** True when it is the one run made up for due times missed while no node ran. */
+  catchUp: boolean;
+  /** SCHEDULE_DISABLE_AFTER_FAILURES when the run was started. */
+  disableAfter: number;
 }
 
 export interface RunRecord {
@@ -33,6 +44,8 @@ export interface RunRecord {
   error: string | null;
   webhook: WebhookState | null;
   createdAt: number;
+  /** Set on a scheduled run's record only. */
+  schedule?: ScheduledRun | null;
 }
 
 /** The saved config of a workflow the caller may run (404 / 400 per contract 1.2). */
@@ -70,6 +83,8 @@ function toRow(record: RunRecord) {
     error: record.error,
     webhook: record.webhook ? JSON.stringify(record.webhook) : null,
     created_at: record.createdAt,
+    scheduled_for: record.schedule?.scheduledFor ?? null,
+    catch_up: record.schedule ? (record.schedule.catchUp ? 1 : 0) : null,
   };
 }
 
@@ -109,6 +124,18 @@ export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Pr
     }))
     .where('id', '=', record.workflowId)
     .execute();
+  // A scheduled run's outcome counts once, when its record first finishes.
+  if (record.schedule && (!before || before.status === 'pending')) {
+    await countScheduledOutcome(db, {
+      workflowId: record.workflowId,
+      requestId: record.id,
+      scheduledFor: record.schedule.scheduledFor,
+      failed: record.status === 'failed',
+      disableAfter: record.schedule.disableAfter,
+      error: record.error,
+      statusCode: record.statusCode,
+    });
+  }
 }
 
 export async function setWebhookState(

@@ -73,6 +73,10 @@ export interface RequestsTable {
   /** JSON text `{url, status, attempts, lastError}` or null. */
   webhook: string | null;
   created_at: number;
+  /** A scheduled run's due time (epoch ms); null for every other request. */
+  scheduled_for: number | null;
+  /** 1 when the scheduled run stands in for runs missed while no node ran; else null. */
+  catch_up: number | null;
 }
 
 export interface JobsTable {
@@ -99,6 +103,26 @@ export interface ScrapeSlotsTable {
   expires_at: number;
 }
 
+/** A workflow's schedule (migration 008): cron, zone and the next due time not yet enqueued. */
+export interface WorkflowSchedulesTable {
+  workflow_id: string;
+  account_id: string;
+  cron: string;
+  timezone: string;
+  enabled: number;
+  /** Epoch ms; null while paused or disabled. */
+  next_run_at: number | null;
+  consecutive_failures: Generated<number>;
+  /** Why the schedule disabled itself (null while it has not). */
+  disabled_reason: string | null;
+  last_scheduled_for: number | null;
+  last_request_id: string | null;
+  /** 'success' | 'failed' of the last finished run. */
+  last_status: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -107,4 +131,5 @@ export interface Database {
   requests: RequestsTable;
   jobs: JobsTable;
   scrape_slots: ScrapeSlotsTable;
+  workflow_schedules: WorkflowSchedulesTable;
 }

@@ -57,6 +57,17 @@ export const RequestRecordSchema = Type.Object(
     error: Type.Union([Type.String(), Type.Null()], { description: 'null on success' }),
     webhook: Type.Union([WebhookStateSchema, Type.Null()]),
     createdAt: Timestamp,
+    schedule: Type.Optional(
+      Type.Object(
+        {
+          scheduledFor: Timestamp,
+          catchUp: Type.Boolean({
+            description: 'The one run made up for due times missed while no node ran',
+          }),
+        },
+        { description: 'Only on a scheduled run: the due time it ran for' },
+      ),
+    ),
   },
   { $id: 'WorkflowRequestRecord', additionalProperties: false },
 );
@@ -79,7 +90,7 @@ export function toWorkflowJson(row: WorkflowRow): WorkflowJson {
 }
 
 export function toRecordJson(row: RecordRow): RequestRecordJson {
-  return {
+  const record: RequestRecordJson = {
     id: row.id,
     workflowId: row.workflow_id ?? '',
     url: row.url,
@@ -97,6 +108,14 @@ export function toRecordJson(row: RecordRow): RequestRecordJson {
       row.webhook === null ? null : (JSON.parse(row.webhook) as RequestRecordJson['webhook']),
     createdAt: iso(row.created_at),
   };
+  // A scheduled run says so; every other record keeps the contract's fields exactly.
+  if (row.scheduled_for !== null && row.scheduled_for !== undefined) {
+    record.schedule = {
+      scheduledFor: iso(Number(row.scheduled_for)),
+      catchUp: Number(row.catch_up) === 1,
+    };
+  }
+  return record;
 }
 
 /**

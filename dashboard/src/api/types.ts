@@ -97,6 +97,8 @@ export interface RequestRecord {
   error: string | null;
   webhook: WebhookState | null;
   createdAt: string;
+  /** Only on a scheduled run: the due time it ran for. */
+  schedule?: { scheduledFor: string; catchUp: boolean };
 }
 
 export interface Account {

@@ -1,7 +1,11 @@
 import { useRef } from 'preact/hooks';
+import type { ApiClient } from '../api/client.js';
+import type { Schedule } from '../api/schedule-client.js';
 import type { Workflow } from '../api/types.js';
 import { formatTime } from '../lib/format.js';
 import { href, navigate } from '../lib/route.js';
+import { ScheduleFacts } from './schedule-summary.js';
+import { useSchedules } from './use-schedules.js';
 import type { WorkflowStore } from './use-workflows.js';
 
 type Tab = 'active' | 'archived';
@@ -9,7 +13,16 @@ const TABS: readonly Tab[] = ['active', 'archived'];
 const LABEL: Record<Tab, string> = { active: 'Active', archived: 'Archived' };
 
 /** The two lists as WAI-ARIA tabs: arrow keys move between tabs, Tab moves into the panel. */
-export function WorkflowList({ tab, store }: { tab: Tab; store: WorkflowStore }) {
+export function WorkflowList({
+  tab,
+  store,
+  client,
+}: {
+  tab: Tab;
+  store: WorkflowStore;
+  client?: ApiClient;
+}) {
+  const schedules = useSchedules(client);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const shown = store.list?.filter((w) => w.archived === (tab === 'archived')) ?? [];
 
@@ -80,7 +93,7 @@ export function WorkflowList({ tab, store }: { tab: Tab; store: WorkflowStore })
         {shown.length > 0 && (
           <ul class="wf-list">
             {shown.map((w) => (
-              <WorkflowRow key={w.id} w={w} />
+              <WorkflowRow key={w.id} w={w} schedule={schedules.get(w.id)} />
             ))}
           </ul>
         )}
@@ -89,7 +102,7 @@ export function WorkflowList({ tab, store }: { tab: Tab; store: WorkflowStore })
   );
 }
 
-function WorkflowRow({ w }: { w: Workflow }) {
+function WorkflowRow({ w, schedule }: { w: Workflow; schedule: Schedule | undefined }) {
   // Older list answers may carry render as a string (description: workflow config notes).
   const render = String(w.config.render) === 'true';
   return (
@@ -113,6 +126,7 @@ function WorkflowRow({ w }: { w: Workflow }) {
           <dt>Credits spent</dt>
           <dd data-testid="workflow-credits">{w.creditsSpent}</dd>
         </div>
+        <ScheduleFacts schedule={schedule} />
       </dl>
     </li>
   );

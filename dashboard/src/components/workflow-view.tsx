@@ -6,6 +6,7 @@ import { href } from '../lib/route.js';
 import { HistoryTable } from './history-table.js';
 import { RenameForm } from './rename-form.js';
 import { RunPanel } from './run-panel.js';
+import { SchedulePanel } from './schedule-panel.js';
 
 interface Props {
   client: ApiClient;
@@ -112,6 +113,7 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
           }}
         />
       )}
+      <SchedulePanel client={client} workflow={w} />
       <div class="row spread section-head">
         <h2>History</h2>
         {/* Webhook runs finish after their answer: their credits reach the workflow's
