@@ -20,6 +20,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-domain-reliability',
   '--disable-client-side-phishing-detection',
   '--metrics-recording-only',
+  // navigator.webdriver false and no automation infobar: Chromium's own switch, rather
+  // than a script patch a page could see through (issue 15).
+  '--disable-blink-features=AutomationControlled',
 ];
 
 /**
