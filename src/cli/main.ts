@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { startService } from '../main.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
 import { runAccountsCommand, UsageError } from './accounts-command.js';
+import { runProxiesCommand } from './proxies-command.js';
 
 const HELP = `pagegrab: self-hosted page scraping service
 
@@ -10,7 +11,8 @@ const HELP = `pagegrab: self-hosted page scraping service
   pagegrab accounts create --name <name> --credits <n> [--json]
   pagegrab accounts credit <name|id> <delta>
   pagegrab accounts rotate-key <name|id>
-  pagegrab accounts list [--json]`;
+  pagegrab accounts list [--json]
+  pagegrab proxies [--json]            PROXIES_FILE's proxies and their state in the running service`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
@@ -37,6 +39,10 @@ async function main(argv: string[]): Promise<number> {
     process.off('SIGTERM', hold).off('SIGINT', hold);
     if (early) process.kill(process.pid, early);
     return -1;
+  }
+  if (command === 'proxies') {
+    await runProxiesCommand(rest, config, (line) => console.log(line));
+    return 0;
   }
   if (command === 'accounts') {
     await runAccountsCommand(rest, config, (line) => console.log(line));
