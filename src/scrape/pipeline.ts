@@ -112,8 +112,8 @@ async function loadUnblocked(
 }
 
 /**
- * Load, with the plan's second chances: a fetched page that plainly needs JavaScript (or
- * that every proxy answered with a block page) is rendered (renderWhenNeeded), and when
+ * Load, with the plan's second chances: a fetched page that plainly needs JavaScript is
+ * rendered (renderWhenNeeded), and when
  * the pool's proxies were all blocked the plan's residential proxies are tried
  * (escalation). The result says which engine and proxy type it used; when every attempt
  * was blocked the scrape fails with TARGET_BLOCKED, never answering the block page.
@@ -122,7 +122,7 @@ async function loadPage(run: ScrapeRun, parts: PipelineParts) {
   const blocks: Blocks = { attempts: 0, last: null };
   let used: UsedResources = { engine: run.engine, proxyType: run.options.proxyType };
   let page = await loadUnblocked(run, used.engine, run.proxies, parts, blocks);
-  if (used.engine === 'fetch' && run.options.renderWhenNeeded && (!page || needsJavascript(page))) {
+  if (page && used.engine === 'fetch' && run.options.renderWhenNeeded && needsJavascript(page)) {
     used = { ...used, engine: 'browser' };
     page = await loadUnblocked(run, 'browser', run.proxies, parts, blocks);
   }

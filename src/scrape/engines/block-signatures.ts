@@ -6,7 +6,7 @@
  *
  * | signature              | status          | what the page holds                                   |
  * |------------------------|-----------------|-------------------------------------------------------|
- * | cloudflare-challenge   | 403, 429, 503   | `cf-chl-`, `challenge-platform`, `cf_chl_opt`, "Just a moment...", "Attention Required! \| Cloudflare" |
+ * | cloudflare-challenge   | 403, 429, 503   | `cf-chl-`, `__cf_chl_`, `challenge-platform`, `cf_chl_opt`, "Just a moment...", "Attention Required! \| Cloudflare" |
  * | akamai                 | 403             | "Access Denied" with "Reference #", `errors.edgesuite.net` |
  * | datadome               | 403, 429        | `captcha-delivery.com`, `datadome`                    |
  * | perimeterx             | 403, 429        | `px-captcha`, `_pxAppId`, `perimeterx`, "Press & Hold" |
@@ -50,7 +50,7 @@ const VENDOR_RULES: readonly VendorRule[] = [
     signature: 'cloudflare-challenge',
     statuses: [403, 429, 503],
     pattern:
-      /cf-chl-|challenge-platform|cf_chl_opt|<title>\s*Just a moment\.\.\.|Attention Required! \| Cloudflare/i,
+      /cf-chl-|__cf_chl_|challenge-platform|cf_chl_opt|<title>\s*Just a moment\.\.\.|Attention Required! \| Cloudflare/i,
   },
   {
     signature: 'akamai',

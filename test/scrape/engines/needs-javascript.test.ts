@@ -26,10 +26,7 @@ describe('needsJavascript: render a fetched page only when it plainly needs it',
   it('never a page with text, a short static page, or something that is not HTML', () => {
     const text = 'A paragraph of real content. '.repeat(20);
     assert.equal(needsJavascript({ html: page(`<div id="root"><p>${text}</p></div>`) }), false);
-    assert.equal(
-      needsJavascript({ html: page('<div id="root"></div>' + `<p>${text}</p>`) }),
-      false,
-    );
+    assert.equal(needsJavascript({ html: page(`<div id="root"></div><p>${text}</p>`) }), false);
     assert.equal(needsJavascript({ html: page('<h1>Not found</h1>') }), false);
     assert.equal(
       needsJavascript({ html: '<div id="root"></div>', contentType: 'application/json' }),

@@ -101,13 +101,15 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       budget,
     );
     warm.network.clear();
+    const blockedTypes = blockedPlaywrightTypes(plan.options.blockResources);
     warm.policy = new RequestPolicy({
       allowPrivate: options.allowPrivateNetworks,
       guard: options.guard,
-      blockedTypes: blockedPlaywrightTypes(plan.options.blockResources),
+      blockedTypes,
       blockers: options.blockers,
       which: blockerSelection(plan),
     });
+    if (blockedTypes.has('websocket')) await budget.race(warm.vetWebSockets());
     let unsubscribe = () => {};
     const failed = new Promise<never>((_, reject) => {
       unsubscribe = warm.onFailure((reason) => reject(appError('BROWSER_FAILED', reason)));

@@ -19,7 +19,7 @@ import type {
   WebSocketRoute,
 } from 'playwright-core';
 import type { ChromeIdentity } from '../identity/chrome-identity.js';
-import { pagePatches } from '../identity/page-patches.js';
+import { pagePatchesScript } from '../identity/page-patches.js';
 import type { ContextNetwork } from './context-network.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
@@ -57,6 +57,7 @@ export class WarmPage {
   private mainFrameId = '';
   /** Set while the caller's headers or languages are on the page. */
   private identitySet = false;
+  private webSocketsRouted = false;
   private readonly failureListeners = new Set<(reason: string) => void>();
 
   private constructor(
@@ -91,11 +92,13 @@ export class WarmPage {
       });
     try {
       // Before the first page, so that it runs in every document of the context.
-      await context.addInitScript(pagePatches, {
-        webglVendor: identity.webgl.vendor,
-        webglRenderer: identity.webgl.renderer,
-        deviceMemory: 8,
-        desktopScreen: !profile.mobile,
+      await context.addInitScript({
+        content: pagePatchesScript({
+          webglVendor: identity.webgl.vendor,
+          webglRenderer: identity.webgl.renderer,
+          deviceMemory: 8,
+          desktopScreen: !profile.mobile,
+        }),
       });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
@@ -125,7 +128,20 @@ export class WarmPage {
     page.on('framenavigated', (frame) => this.noteOrigin(frame.url()));
     await context.route('**/*', (route, request) => this.onRequest(route, request));
     if (settings.guardRedirects) await this.guardRedirects();
-    await context.routeWebSocket(/.*/, (ws) => this.onWebSocket(ws));
+  }
+
+  /**
+   * Routes the page's WebSockets through the request policy, for a scrape whose policy
+   * refuses them by type (block_resources xhr or fetch). Only then: Playwright's WebSocket
+   * route replaces the page's WebSocket with its own class and adds `__pw*` globals a
+   * site can see, and its init script stays, so the page is retired after this scrape.
+   * Other scrapes' WebSockets are vetted by the guard proxy like every connection.
+   */
+  async vetWebSockets(): Promise<void> {
+    this.tainted = true;
+    if (this.webSocketsRouted) return;
+    this.webSocketsRouted = true;
+    await this.page.routeWebSocket(/.*/, (ws) => this.onWebSocket(ws));
   }
 
   /**

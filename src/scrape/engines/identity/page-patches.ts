@@ -4,8 +4,9 @@
  * reports its SwiftShader software rasteriser, a headless tell), `navigator.deviceMemory`
  * (Chrome rounds it to at most 8; this machine's 16 is no real Chrome's) and, on desktop,
  * a screen larger than the window with the window's frame around the page (headless
- * reports screen = window = page). Each replaced getter is a Proxy of the original, so it
- * still reads as `[native code]`.
+ * reports screen = window = page; a Windows frame is 85 px of tab strip and toolbar over a
+ * 40 px task bar). Each replaced getter is a Proxy of the original, so it still reads as
+ * `[native code]`.
  *
  * The rest of the identity comes from Chromium itself: the new headless mode (plugins,
  * mimeTypes, window.chrome, Notification), `--disable-blink-features=AutomationControlled`
@@ -20,27 +21,26 @@ export interface PagePatchSettings {
   desktopScreen: boolean;
 }
 
-/** Runs in the page: self-contained, no closures over module scope. */
-export function pagePatches(settings: PagePatchSettings): void {
-  const replaceGetter = (target: object, name: string, value: (self: unknown) => unknown) => {
+/**
+ * The patch as it runs in every document: plain JavaScript in a string, because a compiled
+ * function may carry the compiler's helpers (esbuild's `__name`), which the page lacks.
+ */
+const PATCHES = `(settings) => {
+  const replaceGetter = (target, name, value) => {
     const descriptor = Object.getOwnPropertyDescriptor(target, name);
-    if (!descriptor?.get) return;
+    if (!descriptor || !descriptor.get) return;
     const get = new Proxy(descriptor.get, {
-      apply: (original, self) => {
+      apply(original, self) {
         const patched = value(self);
         return patched === undefined ? Reflect.apply(original, self, []) : patched;
       },
     });
     Object.defineProperty(target, name, { ...descriptor, get });
   };
-
   const UNMASKED_VENDOR = 0x9245;
   const UNMASKED_RENDERER = 0x9246;
-  const contexts = [
-    typeof WebGLRenderingContext === 'undefined' ? null : WebGLRenderingContext.prototype,
-    typeof WebGL2RenderingContext === 'undefined' ? null : WebGL2RenderingContext.prototype,
-  ];
-  for (const proto of contexts) {
+  for (const api of ['WebGLRenderingContext', 'WebGL2RenderingContext']) {
+    const proto = globalThis[api] && globalThis[api].prototype;
     if (!proto) continue;
     proto.getParameter = new Proxy(proto.getParameter, {
       apply(original, self, args) {
@@ -50,22 +50,13 @@ export function pagePatches(settings: PagePatchSettings): void {
       },
     });
   }
-
-  if (typeof Navigator !== 'undefined') {
-    replaceGetter(Navigator.prototype, 'deviceMemory', () => settings.deviceMemory);
+  for (const api of ['Navigator', 'WorkerNavigator']) {
+    if (globalThis[api]) replaceGetter(globalThis[api].prototype, 'deviceMemory', () => settings.deviceMemory);
   }
-
   if (!settings.desktopScreen || typeof Screen === 'undefined') return;
-  // A Windows window's tab strip and toolbar, and the task bar under it.
   const FRAME = 85;
   const TASKBAR = 40;
-  const SCREENS = [
-    [1366, 768],
-    [1536, 864],
-    [1920, 1080],
-    [2560, 1440],
-    [3840, 2160],
-  ] as const;
+  const SCREENS = [[1366, 768], [1536, 864], [1920, 1080], [2560, 1440], [3840, 2160]];
   const screenFor = () => {
     const width = window.innerWidth;
     const height = window.innerHeight + FRAME + TASKBAR;
@@ -78,4 +69,9 @@ export function pagePatches(settings: PagePatchSettings): void {
   replaceGetter(Screen.prototype, 'availHeight', () => screenFor().height - TASKBAR);
   replaceGetter(window, 'outerWidth', () => window.innerWidth);
   replaceGetter(window, 'outerHeight', () => window.innerHeight + FRAME);
+}`;
+
+/** The init script's source for these settings (`context.addInitScript({ content })`). */
+export function pagePatchesScript(settings: PagePatchSettings): string {
+  return `(${PATCHES})(${JSON.stringify(settings)});`;
 }
