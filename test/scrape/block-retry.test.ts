@@ -125,6 +125,28 @@ for (const postgres of [false, true]) {
       assert.equal(seen.length, 1);
     });
 
+    test("Firecrawl sessionId: the door's session stays on its proxy too; a bad one is 400", async () => {
+      blocked.clear();
+      for (const address of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) blocked.add(address);
+      seen.length = 0;
+      const post = (body: object) =>
+        fetch(`${service.baseUrl}/v2/scrape`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${service.apiKey}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ url: site.url('/catalogue'), maxAge: 0, ...body }),
+        });
+      const answer = await post({ proxy: 'basic', sessionId: 'fc-1' });
+      assert.equal(answer.status, 500);
+      const body = (await answer.json()) as { error: string; code: string };
+      assert.equal(body.error, 'The target blocked the request: cloudflare-challenge (1 attempt)');
+      assert.equal(body.code, 'SCRAPE_SITE_ERROR');
+      assert.equal(seen.length, 1);
+      assert.equal((await post({ sessionId: 'not a name' })).status, 400);
+    });
+
     test('Firecrawl proxy "auto": the pool blocked, a residential proxy gets the page', async () => {
       blocked.clear();
       for (const address of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) blocked.add(address);
@@ -138,7 +160,9 @@ for (const postgres of [false, true]) {
       assert.equal(answer.status, 200);
       const body = (await answer.json()) as { data: { markdown: string } };
       assert.match(body.data.markdown, /Every product we sell/);
-      assert.deepEqual(seen, ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']);
+      // The datacenter pool in rotation order (wherever the rotation stands), then residential.
+      assert.deepEqual(new Set(seen.slice(0, 3)), new Set(['127.0.0.2', '127.0.0.3', '127.0.0.4']));
+      assert.deepEqual(seen.slice(3), ['127.0.0.5']);
       // Charged once, at the residential fetch's price (1 x 10).
       assert.equal(await balance(), before - 10);
     });
