@@ -25,6 +25,9 @@ import { type ContextProfile, contextOptionsOf, identityOf } from './page-profil
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
 
+/** The languages Chromium is launched with (`--accept-lang` in chromium-process.ts). */
+const BROWSER_LANGUAGES = 'en-US,en';
+
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
 interface PausedRequest {
   requestId: string;
@@ -242,9 +245,12 @@ export class WarmPage {
    */
   async presentIdentity(languages: string | null): Promise<void> {
     const { identity } = this;
+    const wanted = languages ?? identity.languages.join(',');
     await this.cdp.send('Emulation.setUserAgentOverride', {
       userAgent: identity.userAgent,
-      acceptLanguage: languages ?? identity.languages.join(','),
+      // The browser's own (CHROMIUM_ARGS' --accept-lang) needs no override, and keeps
+      // Accept-Language last as Chrome sends it; an override moves it ahead of Accept.
+      ...(wanted === BROWSER_LANGUAGES ? {} : { acceptLanguage: wanted }),
       platform: identity.platform,
       userAgentMetadata: identity.metadata,
     });

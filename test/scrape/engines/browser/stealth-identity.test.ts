@@ -104,6 +104,7 @@ let site: FixtureSite;
 let proxy: ForwardProxy;
 const engine = createBrowserEngine({ allowPrivateNetworks: true });
 let documentHeaders: IncomingHttpHeaders[] = [];
+let documentRaw: string[][] = [];
 let chromeVersion = '';
 
 before(async () => {
@@ -114,6 +115,7 @@ before(async () => {
   });
   site.route('/probe', (req, res) => {
     documentHeaders.push(req.headers);
+    documentRaw.push(req.rawHeaders);
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(PROBE);
   });
@@ -128,6 +130,7 @@ after(async () => {
 
 async function probe(options: Partial<ScrapeOptions>, proxies: ProxyEndpoint[] = []) {
   documentHeaders = [];
+  documentRaw = [];
   const snapshot = await engine.render(
     renderPlan(
       site.url('/probe'),
@@ -192,6 +195,32 @@ describe("a render is a person's Chrome", () => {
     assertPersonsChrome(page, headers);
     assert.deepEqual(page.languages, ['en-US', 'en']);
     assert.equal(headers['accept-language'], 'en-US,en;q=0.9');
+    // The document request's headers in Chrome's order (HTTP/1.1 to a loopback origin).
+    // Known difference: while Playwright intercepts requests it turns the HTTP cache off,
+    // and Chromium then adds Pragma and Cache-Control: no-cache (as on a hard reload).
+    assert.equal(headers.pragma, 'no-cache');
+    assert.deepEqual(
+      documentRaw[0]!
+        .filter((_, i) => i % 2 === 0)
+        .map((name) => name.toLowerCase())
+        .filter((name) => name !== 'pragma' && name !== 'cache-control'),
+      [
+        'host',
+        'connection',
+        'sec-ch-ua',
+        'sec-ch-ua-mobile',
+        'sec-ch-ua-platform',
+        'upgrade-insecure-requests',
+        'user-agent',
+        'accept',
+        'sec-fetch-site',
+        'sec-fetch-mode',
+        'sec-fetch-user',
+        'sec-fetch-dest',
+        'accept-encoding',
+        'accept-language',
+      ],
+    );
     assert.equal(page.timeZone, 'America/New_York');
     assert.equal(page.locale, 'en-US');
   });
