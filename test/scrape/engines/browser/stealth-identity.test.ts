@@ -103,6 +103,11 @@ interface Probe {
 let site: FixtureSite;
 let proxy: ForwardProxy;
 const engine = createBrowserEngine({ allowPrivateNetworks: true });
+/** As in production: every connection through the guard proxy (loopback allowed here). */
+const guarded = createBrowserEngine({
+  allowPrivateNetworks: false,
+  guard: { isAllowedAddress: (ip) => ip === '127.0.0.1' },
+});
 let documentHeaders: IncomingHttpHeaders[] = [];
 let documentRaw: string[][] = [];
 let chromeVersion = '';
@@ -124,14 +129,19 @@ before(async () => {
 
 after(async () => {
   await engine.close();
+  await guarded.close();
   await proxy.close();
   await site.close();
 });
 
-async function probe(options: Partial<ScrapeOptions>, proxies: ProxyEndpoint[] = []) {
+async function probe(
+  options: Partial<ScrapeOptions>,
+  proxies: ProxyEndpoint[] = [],
+  renderer = engine,
+) {
   documentHeaders = [];
   documentRaw = [];
-  const snapshot = await engine.render(
+  const snapshot = await renderer.render(
     renderPlan(
       site.url('/probe'),
       { instructions: [{ wait: '#probe-done' }], windowWidth: 1280, windowHeight: 800, ...options },
@@ -248,6 +258,20 @@ describe("a render is a person's Chrome", () => {
     assert.equal(asked.page.timeZone, 'Europe/Paris', "the time zone stays the exit country's");
     const next = await probe({ proxyCountry: 'FR' }, proxies);
     assert.deepEqual(next.page.languages, ['fr-FR', 'fr', 'en-US', 'en']);
+  });
+
+  test('through the guard proxy and a proxy in Japan, as in production', async () => {
+    const before = proxy.proxied();
+    const { page, headers } = await probe(
+      { proxyCountry: 'JP' },
+      [{ url: proxy.url, type: 'datacenter', country: 'JP' }],
+      guarded,
+    );
+    assertPersonsChrome(page, headers);
+    assert.deepEqual(page.languages, ['ja-JP', 'ja', 'en-US', 'en']);
+    assert.equal(page.timeZone, 'Asia/Tokyo');
+    assert.ok(proxy.proxied() > before, 'the page came through the guard and the proxy');
+    assert.ok(guarded.status().guardTickets > 0, 'the context holds a guard ticket');
   });
 
   test('a phone is Chrome on Android, with its own hints', async () => {
