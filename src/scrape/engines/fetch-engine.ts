@@ -111,8 +111,10 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     if (proxy === null) return { dispatcher: directFor(plan), done() {} };
     const verifyTls = !plan.options.skipTlsVerification;
     if (session) {
-      session.dispatcher ??= proxyDispatcher(proxy.url, verifyTls);
-      return { dispatcher: session.dispatcher, done() {} };
+      // One kept connection per certificate policy (a connection's TLS settings are fixed).
+      const key = verifyTls ? 'dispatcher' : 'lenientDispatcher';
+      session[key] ??= proxyDispatcher(proxy.url, verifyTls);
+      return { dispatcher: session[key], done() {} };
     }
     const own = proxyDispatcher(proxy.url, verifyTls);
     return { dispatcher: own, done: () => void own.destroy().catch(() => {}) };

@@ -23,6 +23,8 @@ export interface Session {
   readonly proxies: readonly ProxyEndpoint[];
   /** render=false's own connection out, made on its first fetch. */
   dispatcher: Dispatcher | null;
+  /** The same for its scrapes that skip certificate checks (skipTlsVerification). */
+  lenientDispatcher: Dispatcher | null;
   /** The cookies the session's pages have set, for the next scrape of either engine. */
   cookies: SessionCookie[];
   lastUsed: number;
@@ -89,6 +91,7 @@ export class SessionStore {
         proxyCountry,
         proxies: Object.freeze(pick().slice(0, 1)),
         dispatcher: null,
+        lenientDispatcher: null,
         cookies: [],
         lastUsed: this.#now(),
       };
@@ -115,14 +118,21 @@ export class SessionStore {
 
   #end(key: string, session: Session): void {
     this.#sessions.delete(key);
-    void session.dispatcher?.close().catch(() => {});
+    for (const dispatcher of [session.dispatcher, session.lenientDispatcher]) {
+      void dispatcher?.close().catch(() => {});
+    }
     session.dispatcher = null;
+    session.lenientDispatcher = null;
   }
 
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     const all = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all(all.map((s) => s.dispatcher?.close().catch(() => {})));
+    await Promise.all(
+      all.flatMap((s) =>
+        [s.dispatcher, s.lenientDispatcher].map((d) => d?.close().catch(() => {})),
+      ),
+    );
   }
 }

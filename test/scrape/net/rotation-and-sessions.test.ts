@@ -57,13 +57,19 @@ beforeEach(() => {
   cookies.length = 0;
 });
 
-async function scrape(accountId: string, sessionId: string | null = null) {
+async function scrape(accountId: string, sessionId: string | null = null, skipTls = false) {
   const plan = planner.plan({
     requestId: `r-${Math.random()}`,
     accountId,
     concurrencyLimit: 10,
     workflowId: null,
-    options: { ...DEFAULT_SCRAPE_OPTIONS, url: site.url('/visit'), sessionId, timeoutMs: 10_000 },
+    options: {
+      ...DEFAULT_SCRAPE_OPTIONS,
+      url: site.url('/visit'),
+      sessionId,
+      skipTlsVerification: skipTls,
+      timeoutMs: 10_000,
+    },
     createdAt: clock,
   });
   const { run, dispose } = startRun(plan);
@@ -106,6 +112,11 @@ describe('sticky sessions', () => {
     assert.equal(issued - before, 1, 'one cookie issued');
     assert.equal(cookies[0], '');
     assert.deepEqual(new Set(cookies.slice(1)), new Set([`sid=visitor-${before + 1}`]));
+  });
+
+  test("a session that skips certificate checks (Firecrawl v2's default) keeps its connection too", async () => {
+    for (let i = 0; i < 5; i += 1) await scrape('account-a', 'lenient', true);
+    assert.equal(proxy.connections(), 1);
   });
 
   test('the same session name in another account is another session', async () => {
