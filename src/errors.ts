@@ -57,6 +57,12 @@ const catalog = {
   CLIENT_CLOSED: [499, () => 'Client closed the connection'],
   FETCH_FAILED: [502, (reason: string) => `Failed to fetch the page: ${reason}`],
   BROWSER_FAILED: [502, (reason: string) => `Browser failed: ${reason}`],
+  /** Every attempt (proxies of the pool, escalation) got a block page: never answered as a 200. */
+  TARGET_BLOCKED: [
+    502,
+    (attempts: number, signature: string) =>
+      `The target blocked the request: ${signature} (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'})`,
+  ],
   NODE_SATURATED: [503, () => 'Service is at capacity, retry later'],
   NOT_READY: [503, (reason: string) => `Service is not ready: ${reason}`],
   TIMED_OUT: [504, (ms: number) => `Timed out after ${ms} ms`],

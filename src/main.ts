@@ -9,7 +9,7 @@ import type { DestinationStream } from 'pino';
 import { countAccounts, createAccount } from './accounts/account-store.js';
 import { ApiKeyLookup } from './accounts/api-key-lookup.js';
 import { type AppInstance, buildApp } from './api/app.js';
-import { createMetrics } from './api/metrics.js';
+import { createMetrics, registerProxyMetrics } from './api/metrics.js';
 import { pressureSource } from './api/services.js';
 import { priceOf } from './billing/pricing.js';
 import { refundAbandonedReservations } from './billing/reservation-reaper.js';
@@ -115,6 +115,7 @@ export async function startService(
     const metrics = createMetrics();
     const warnings: string[] = [];
     const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w));
+    registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
     const scraper = new ScrapeUseCase({
       store,
       planner: scrape.planner,

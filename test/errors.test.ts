@@ -197,6 +197,7 @@ const ADDITIONS = [
   appError('INVALID_ENABLED'),
   appError('ONLY_SCHEDULE_FIELDS'),
   appError('BROWSER_FAILED', 'Target crashed'),
+  appError('TARGET_BLOCKED', 3, 'cloudflare-challenge'),
   // The contract gives its status (503) and Retry-After, not its text.
   appError('NODE_SATURATED'),
   appError('NOT_READY', 'the browser could not start'),

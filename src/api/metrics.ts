@@ -1,5 +1,6 @@
 /** Prometheus metrics, one registry per app instance (no global registry, so tests isolate). */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ProxyStats } from '../scrape/net/proxy-health.js';
 
 export interface Metrics {
   registry: Registry;
@@ -46,4 +47,44 @@ export function createMetrics(): Metrics {
       registers: [registry],
     }),
   };
+}
+
+/**
+ * Per upstream proxy, read from the proxy health when scraped: requests, connection
+ * failures and block pages (counters), and whether it sits out a bench (1) or not (0).
+ * `proxy` is its label (`type/country/host:port`), never its credentials.
+ */
+export function registerProxyMetrics(registry: Registry, stats: () => ProxyStats[]): void {
+  const counter = (name: string, help: string, field: 'requests' | 'failures' | 'blocks') =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['proxy'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of stats()) this.inc({ proxy: s.label }, s[field]);
+      },
+    });
+  counter('pagegrab_proxy_requests_total', 'Attempts through each upstream proxy', 'requests');
+  counter(
+    'pagegrab_proxy_failures_total',
+    'Attempts that failed to connect through each upstream proxy',
+    'failures',
+  );
+  counter(
+    'pagegrab_proxy_blocks_total',
+    'Answers through each upstream proxy that were block pages',
+    'blocks',
+  );
+  new Gauge({
+    name: 'pagegrab_proxy_benched',
+    help: '1 while an upstream proxy sits out its bench after repeated failures, else 0',
+    labelNames: ['proxy'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of stats()) this.set({ proxy: s.label }, s.state === 'benched' ? 1 : 0);
+    },
+  });
 }

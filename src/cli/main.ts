@@ -1,8 +1,9 @@
-/** The `pagegrab` command: `serve` (default), `accounts ...` or `schedules list`. */
+/** The `pagegrab` command: `serve` (default), `accounts ...`, `schedules list` or `proxies`. */
 import { ConfigError, loadConfig } from '../config.js';
 import { startService } from '../main.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
 import { runAccountsCommand, UsageError } from './accounts-command.js';
+import { runProxiesCommand } from './proxies-command.js';
 import { runSchedulesCommand } from './schedules-command.js';
 
 const HELP = `pagegrab: self-hosted page scraping service
@@ -12,7 +13,8 @@ const HELP = `pagegrab: self-hosted page scraping service
   pagegrab accounts credit <name|id> <delta>
   pagegrab accounts rotate-key <name|id>
   pagegrab accounts list [--json]
-  pagegrab schedules list [--account <name|id>] [--json]`;
+  pagegrab schedules list [--account <name|id>] [--json]
+  pagegrab proxies [--json]            PROXIES_FILE's proxies and their state in the running service`;
 
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
@@ -39,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
     process.off('SIGTERM', hold).off('SIGINT', hold);
     if (early) process.kill(process.pid, early);
     return -1;
+  }
+  if (command === 'proxies') {
+    await runProxiesCommand(rest, config, (line) => console.log(line));
+    return 0;
   }
   if (command === 'accounts') {
     await runAccountsCommand(rest, config, (line) => console.log(line));

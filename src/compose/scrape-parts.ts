@@ -3,8 +3,9 @@
  * the planner, admission, and the pipeline's parts (the fetch and browser engines with the
  * blockers wired in, the output stage).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config.js';
+import { type Config, DEFAULTS } from '../config.js';
 import { createPostgresAccountSlots } from '../scrape/admission/account-slots-pg.js';
 import {
   type Admission,
@@ -22,10 +23,14 @@ import {
   loadFilterEngines,
   matchesNetworkBlock,
 } from '../scrape/blockers/filter-engines.js';
+import { ContentMemory } from '../scrape/engines/block-signatures.js';
 import { type BrowserBlockersHook, createBrowserEngine } from '../scrape/engines/browser/index.js';
 import { createFetchEngine } from '../scrape/engines/fetch-engine.js';
+import { FALLBACK_CHROME_VERSION } from '../scrape/engines/identity/chrome-identity.js';
 import { createCachingLookup } from '../scrape/net/dns-cache.js';
+import { createProxyHealth, type ProxyHealth } from '../scrape/net/proxy-health.js';
 import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
+import { SessionStore } from '../scrape/net/sessions.js';
 import { createOutputStage } from '../scrape/output/index.js';
 import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
@@ -35,18 +40,33 @@ export interface ScrapeParts {
   pipeline: PipelineParts;
   planner: Planner;
   admission: Admission;
+  /** Each upstream proxy's counts and state (/metrics). */
+  proxyHealth: ProxyHealth;
   close(): Promise<void>;
 }
 
-function loadProxies(config: Config) {
-  if (!config.proxiesFile) return createProxyPools([]);
+function loadProxies(config: Config, health: ProxyHealth) {
+  if (!config.proxiesFile) return createProxyPools([], health);
   let text: string;
   try {
     text = readFileSync(config.proxiesFile, 'utf8');
   } catch (error) {
     throw new Error(`PROXIES_FILE cannot be read: ${(error as Error).message}`);
   }
-  return createProxyPools(parseProxiesFile(text));
+  return createProxyPools(parseProxiesFile(text), health);
+}
+
+/**
+ * The version of the Chromium that renders, so that plain fetches present the same Chrome
+ * (`chromium --version` prints `Chromium 156.0.8078.108`).
+ */
+function chromiumVersion(path: string): string {
+  try {
+    const out = execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    return /(\d+\.\d+\.\d+\.\d+)/.exec(out)?.[1] ?? FALLBACK_CHROME_VERSION;
+  } catch {
+    return FALLBACK_CHROME_VERSION;
+  }
 }
 
 async function loadFilters(config: Config, warn: (msg: string) => void) {
@@ -65,7 +85,9 @@ export async function buildScrapeParts(
   nodeId: string,
   warn: (msg: string) => void,
 ): Promise<ScrapeParts> {
-  const pools = loadProxies(config);
+  const proxyHealth = createProxyHealth();
+  const sessions = new SessionStore();
+  const pools = loadProxies(config, proxyHealth);
   const lookup = createCachingLookup();
   const guard = { allowPrivate: config.allowPrivateNetworks, lookup };
   const filters: FilterEngines | null = await loadFilters(config, warn);
@@ -73,6 +95,9 @@ export async function buildScrapeParts(
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxBodyBytes: config.maxBodyBytes,
     lookup,
+    chromeVersion: chromiumVersion(config.chromiumPath ?? DEFAULTS.chromiumPath),
+    health: proxyHealth,
+    sessions,
   });
   const consentAssets = loadConsentRejectorAssets();
   const hook: BrowserBlockersHook | null = filters
@@ -89,6 +114,8 @@ export async function buildScrapeParts(
     maxConcurrentPages: config.browserPages,
     guard: { lookup },
     ...(hook ? { blockers: hook } : {}),
+    health: proxyHealth,
+    sessions,
   });
   const slots =
     store.dialect === 'postgres'
@@ -102,11 +129,19 @@ export async function buildScrapeParts(
     ...(filters ? { filtersDir: config.filtersDir } : {}),
   });
   return {
-    pipeline: { fetch, browser, filters, output },
-    planner: createPlanner(pools, guard, config.pricing),
+    pipeline: {
+      fetch,
+      browser,
+      filters,
+      output,
+      health: proxyHealth,
+      contentMemory: new ContentMemory(),
+    },
+    planner: createPlanner(pools, guard, config.pricing, sessions),
     admission: createAdmission(slots, config.nodeConcurrency),
+    proxyHealth,
     async close() {
-      await Promise.allSettled([fetch.close(), browser.close(), output.close()]);
+      await Promise.allSettled([fetch.close(), browser.close(), output.close(), sessions.close()]);
     },
   };
 }

@@ -46,6 +46,8 @@ export interface FirecrawlScrapeOptions {
   storeInCache?: boolean;
   /** pagegrab's own: when a render counts as loaded. */
   waitUntil?: 'load' | 'domcontentloaded' | 'networkidle';
+  /** pagegrab's own: a sticky session (the native `session_id`). */
+  sessionId?: string;
 }
 
 /** What the door does with a scrape beyond the pipeline: the cache, the screenshot form. */
@@ -275,6 +277,7 @@ export function firecrawlScrapeOf(
     skipTlsVerification: skipTls,
     proxyCountry: country && country.toLowerCase() !== 'us-generic' ? country.toUpperCase() : null,
     ...proxyOf(options.proxy, version),
+    sessionId: options.sessionId ?? null,
     document,
   };
   return {

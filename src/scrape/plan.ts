@@ -8,6 +8,7 @@ import type { Pricing } from '../config.js';
 import { appError } from '../errors.js';
 import type { ScheduledRun } from '../store/run-records.js';
 import type { ProxyPools } from './net/proxy-pools.js';
+import type { SessionStore } from './net/sessions.js';
 import { assertPublicUrl, type GuardOptions } from './net/ssrf-guard.js';
 import type {
   BlockSelection,
@@ -37,12 +38,27 @@ export interface Planner {
   assertAllowed(url: string): Promise<void>;
 }
 
-export function createPlanner(pools: ProxyPools, guard: GuardOptions, pricing: Pricing): Planner {
+export function createPlanner(
+  pools: ProxyPools,
+  guard: GuardOptions,
+  pricing: Pricing,
+  /** Sticky sessions; without them `sessionId` is ignored. */
+  sessions?: SessionStore,
+): Planner {
   return {
     plan(request) {
       const { options } = request;
-      const proxies = pools.select(options.proxyType, options.proxyCountry);
+      const { proxyType, proxyCountry, sessionId } = options;
+      // A session keeps the proxy its first scrape was given (one: it never rotates).
+      const session =
+        sessionId && sessions
+          ? sessions.open(request.accountId, sessionId, proxyType, proxyCountry, () =>
+              pools.select(proxyType, proxyCountry),
+            )
+          : null;
+      const proxies = session ? session.proxies : pools.select(proxyType, proxyCountry);
       const escalation =
+        !session &&
         options.proxyEscalation &&
         options.proxyType !== 'residential' &&
         pools.has('residential', options.proxyCountry)

@@ -140,6 +140,12 @@ export interface DoorOptions {
   proxyEscalation: boolean;
   /** Several formats from one load; null: the native single output. */
   document: DocumentRequest | null;
+  /**
+   * A sticky session of the account (the native query's `session_id`, the Firecrawl door's
+   * `sessionId`): same proxy, connection and cookies until 5 minutes of inactivity
+   * (scrape/net/sessions.ts); null: none. Never part of a saved workflow config.
+   */
+  sessionId: string | null;
 }
 
 export interface ScrapeOptions extends NativeOptions, DoorOptions {}
@@ -150,6 +156,8 @@ export interface ProxyEndpoint {
   url: string;
   type: ProxyType;
   country: string | null;
+  /** Its name in /metrics, logs and `pagegrab proxies`: never its credentials (proxy-health.ts). */
+  label?: string;
 }
 
 /** Which blocker families a request asked for: one selection for both engines. */
@@ -237,6 +245,8 @@ export interface PageSnapshot {
   actions?: ActionResults;
   /** Which engine and proxy type produced the page (an escalated scrape changes them). */
   used?: UsedResources;
+  /** The upstream proxy the page came through; null or absent: a direct connection. */
+  via?: ProxyEndpoint | null;
 }
 
 export interface UsedResources {

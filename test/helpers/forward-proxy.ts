@@ -28,6 +28,8 @@ export interface ForwardProxy {
   proxied(): number;
   /** Requests refused with 407. */
   rejected(): number;
+  /** TCP connections clients opened to the proxy (each CONNECT tunnel needs its own). */
+  connections(): number;
   /** What was proxied, in order. */
   log(): readonly ProxiedRequest[];
   resetCounters(): void;
@@ -53,6 +55,10 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
       return {};
     },
   });
+  let connections = 0;
+  server.server.on('connection', () => {
+    connections += 1;
+  });
   await server.listen();
   const credentials = options.auth
     ? `${encodeURIComponent(options.auth.username)}:${encodeURIComponent(options.auth.password)}@`
@@ -62,10 +68,12 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
     url: `http://${credentials}${host}:${server.port}`,
     proxied: () => log.length,
     rejected: () => rejected,
+    connections: () => connections,
     log: () => log,
     resetCounters() {
       log.length = 0;
       rejected = 0;
+      connections = 0;
     },
     close: () => server.close(true),
   };

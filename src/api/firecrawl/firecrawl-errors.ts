@@ -76,6 +76,8 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   CLIENT_CLOSED: [499, 'CLIENT_CLOSED'],
   FETCH_FAILED: [500, 'SCRAPE_SITE_ERROR'],
   BROWSER_FAILED: [500, 'SCRAPE_ENGINE_ERROR'],
+  // What Firecrawl says when its every engine got the site's anti-bot page.
+  TARGET_BLOCKED: [500, 'SCRAPE_SITE_ERROR'],
   NODE_SATURATED: [429, 'RATE_LIMIT_EXCEEDED'],
   NOT_READY: [503, 'SERVICE_UNAVAILABLE'],
   TIMED_OUT: [408, 'SCRAPE_TIMEOUT'],

@@ -5,20 +5,24 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { type AppError, appError, isAppError } from '../../errors.js';
 import { decodeBody } from '../net/charset.js';
+import type { ProxyHealth } from '../net/proxy-health.js';
+import type { Session, SessionStore } from '../net/sessions.js';
 import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-guard.js';
-import type { PageSnapshot, ScrapeRun } from '../types.js';
-import {
-  DEFAULT_USER_AGENT,
-  MOBILE_USER_AGENT,
-  navigationHeaders,
-} from './fetch/browser-headers.js';
-import { createDispatchers, type Dispatchers } from './fetch/dispatchers.js';
+import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../types.js';
+import { chromeNavigationHeaders } from './fetch/browser-headers.js';
+import { createDispatchers, type Dispatchers, proxyDispatcher } from './fetch/dispatchers.js';
 import { isProxyFailure, ProxyFailure, toAppError } from './fetch/network-errors.js';
 import { bodyTooLarge, decompress, readLimited } from './fetch/read-body.js';
 import { RedirectCookies } from './fetch/redirect-cookies.js';
+import {
+  type ChromeIdentity,
+  chromeIdentity,
+  FALLBACK_CHROME_VERSION,
+} from './identity/chrome-identity.js';
 
 export interface FetchEngineOptions {
   /** ALLOW_PRIVATE_NETWORKS: reach loopback/private targets (tests, local use). */
@@ -29,8 +33,16 @@ export interface FetchEngineOptions {
   maxRedirects?: number;
   /** Sockets open at once to one origin, per direct or proxy route. Default 32. */
   connectionsPerOrigin?: number;
-  /** Default: desktop Chrome (`DEFAULT_USER_AGENT`). */
-  userAgent?: string;
+  /**
+   * The Chrome version whose identity (user agent, client hints, header order) fetches
+   * take: the renderer's, so both engines are the same browser. Default
+   * `FALLBACK_CHROME_VERSION`.
+   */
+  chromeVersion?: string;
+  /** Where connection failures through a proxy are counted (and proxies benched). */
+  health?: ProxyHealth;
+  /** Sticky sessions: their connection out and cookies. */
+  sessions?: SessionStore;
   /** DNS resolver for the SSRF guard. Default: the operating system's. */
   lookup?: LookupFn;
   /** Address policy for the SSRF guard. Default: `isPublicAddress`. For tests. */
@@ -44,7 +56,7 @@ export interface FetchedPage extends PageSnapshot {
 
 export interface FetchEngine {
   fetch(plan: ScrapeRun): Promise<FetchedPage>;
-  /** Closes every pooled connection. */
+  /** Closes every pooled connection (sessions' own are the session store's). */
   close(): Promise<void>;
 }
 
@@ -60,7 +72,18 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
 export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
   const limit = options.maxBodyBytes;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const baseHeaders = navigationHeaders(options.userAgent ?? DEFAULT_USER_AGENT);
+  const chromeVersion = options.chromeVersion ?? FALLBACK_CHROME_VERSION;
+  // Four identities at most per country (desktop or phone): built once each.
+  const identities = new Map<string, ChromeIdentity>();
+  const identityOf = (mobile: boolean, country: string | null): ChromeIdentity => {
+    const key = `${mobile}:${country}`;
+    let identity = identities.get(key);
+    if (!identity) {
+      identity = chromeIdentity({ chromeVersion, mobile, country });
+      identities.set(key, identity);
+    }
+    return identity;
+  };
   const guard: GuardOptions = {
     allowPrivate: options.allowPrivateNetworks,
     ...(options.lookup && { lookup: options.lookup }),
@@ -70,21 +93,65 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
   const dispatchers: Dispatchers = createDispatchers(guard, connections);
   // Only scrapes that ask to skip TLS verification use these; built on first use.
   let lenient: Dispatchers | null = null;
-  const dispatchersFor = (plan: ScrapeRun): Dispatchers => {
-    if (!plan.options.skipTlsVerification) return dispatchers;
+  const directFor = (plan: ScrapeRun): Dispatcher => {
+    if (!plan.options.skipTlsVerification) return dispatchers.get(null);
     lenient ??= createDispatchers(guard, connections, false);
-    return lenient;
+    return lenient.get(null);
   };
+
+  /**
+   * The way out of one attempt and what to do when it is over: direct (pooled), the
+   * session's own connection, or a new proxy connection closed with the attempt.
+   */
+  function routeOf(
+    plan: ScrapeRun,
+    proxy: ProxyEndpoint | null,
+    session: Session | null,
+  ): { dispatcher: Dispatcher; done(): void } {
+    if (proxy === null) return { dispatcher: directFor(plan), done() {} };
+    const verifyTls = !plan.options.skipTlsVerification;
+    if (session) {
+      // One kept connection per certificate policy (a connection's TLS settings are fixed).
+      const key = verifyTls ? 'dispatcher' : 'lenientDispatcher';
+      session[key] ??= proxyDispatcher(proxy.url, verifyTls);
+      return { dispatcher: session[key], done() {} };
+    }
+    const own = proxyDispatcher(proxy.url, verifyTls);
+    return { dispatcher: own, done: () => void own.destroy().catch(() => {}) };
+  }
+
+  function sessionOf(plan: ScrapeRun): Session | null {
+    const { sessionId, proxyType, proxyCountry } = plan.options;
+    if (!sessionId || !options.sessions) return null;
+    return options.sessions.get(plan.isolationKey, sessionId, proxyType, proxyCountry);
+  }
 
   async function load(
     plan: ScrapeRun,
     startUrl: URL,
-    proxyUrl: string | null,
+    proxy: ProxyEndpoint | null,
     signal: AbortSignal,
   ): Promise<FetchedPage> {
-    const dispatcher = dispatchersFor(plan).get(proxyUrl);
-    const headers = requestHeaders(baseHeaders, plan);
-    const cookies = new RedirectCookies();
+    const session = sessionOf(plan);
+    const route = routeOf(plan, proxy, session);
+    try {
+      return await follow(plan, startUrl, proxy, session, route.dispatcher, signal);
+    } finally {
+      route.done();
+    }
+  }
+
+  async function follow(
+    plan: ScrapeRun,
+    startUrl: URL,
+    proxy: ProxyEndpoint | null,
+    session: Session | null,
+    dispatcher: Dispatcher,
+    signal: AbortSignal,
+  ): Promise<FetchedPage> {
+    const { mobile, proxyCountry } = plan.options;
+    const identity = identityOf(mobile, proxy?.country ?? proxyCountry);
+    const cookies = session ? RedirectCookies.from(session.cookies) : new RedirectCookies();
     const visited = new Set<string>();
     let url = startUrl;
     for (let redirects = 0; ; redirects += 1) {
@@ -95,6 +162,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
       const target = new URL(url);
       target.hash = '';
       const cookie = cookies.header(url);
+      const headers = requestHeaders(identity, url, plan);
       const response = await request(target, {
         dispatcher,
         method: 'GET',
@@ -104,6 +172,10 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         throw Object.assign(toAppError(error, url.hostname), { cause: error });
       });
       cookies.store(url, response.headers['set-cookie']);
+      if (session) {
+        session.cookies = cookies.list();
+        options.sessions?.touch(session);
+      }
       const location = headerValue(response.headers, 'location');
       if (REDIRECT_STATUSES.has(response.statusCode) && location) {
         await response.body.dump().catch(() => undefined);
@@ -126,6 +198,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         status: response.statusCode,
         html: decodeBody(bytes, contentType).text,
         contentType,
+        via: proxy,
       };
     }
   }
@@ -134,20 +207,22 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     const url = new URL(plan.options.url);
     const [first, second] = plan.proxies;
     if (!first) return load(plan, url, null, signal);
-    const attempt = async (proxyUrl: string): Promise<FetchedPage> => {
+    const attempt = async (proxy: ProxyEndpoint): Promise<FetchedPage> => {
       try {
-        return await load(plan, url, proxyUrl, signal);
+        return await load(plan, url, proxy, signal);
       } catch (error) {
         const cause = (error as { cause?: unknown }).cause ?? error;
-        if (signal.aborted || !isProxyFailure(cause, proxyUrl)) throw error;
-        throw new ProxyFailure(proxyUrl, cause);
+        if (signal.aborted || !isProxyFailure(cause, proxy.url)) throw error;
+        options.health?.record(proxy, 'failed');
+        throw new ProxyFailure(proxy.url, cause);
       }
     };
     try {
-      return await attempt(first.url);
+      return await attempt(first);
     } catch (error) {
-      if (!second || !(error instanceof ProxyFailure)) throw error;
-      return attempt(second.url);
+      // A session keeps its proxy: it does not fail over to another exit.
+      if (!second || !(error instanceof ProxyFailure) || sessionOf(plan)) throw error;
+      return attempt(second);
     }
   }
 
@@ -174,29 +249,26 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
 }
 
 /**
- * The browser's navigation headers with the caller's: its languages as Accept-Language, a
- * phone's user agent for `mobile`, and its own headers last (they win, names compared
- * without case).
+ * The identity's navigation headers for this hop, in Chrome's order: the caller's languages
+ * (else the proxy country's) as Accept-Language, and the caller's own headers, which take
+ * the place of a header of the same name (compared without case) or come last.
  */
-function requestHeaders(base: Record<string, string>, plan: ScrapeRun): Record<string, string> {
-  const { languages, mobile, headers } = plan.options;
-  if (languages.length === 0 && !mobile && Object.keys(headers).length === 0) return base;
-  const out = { ...base };
-  if (languages.length > 0) out['accept-language'] = acceptLanguage(languages);
-  if (mobile) out['user-agent'] = MOBILE_USER_AGENT;
+function requestHeaders(
+  identity: ChromeIdentity,
+  url: URL,
+  plan: ScrapeRun,
+): Record<string, string> {
+  const { languages, headers } = plan.options;
+  const out = chromeNavigationHeaders(
+    identity,
+    url,
+    languages.length > 0 ? languages : identity.languages,
+  );
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
 }
 
-/** `de-DE, en` → `de-DE,en;q=0.9`: each later language a little less preferred. */
-export function acceptLanguage(languages: readonly string[]): string {
-  return languages
-    .slice(0, 10)
-    .map((language, index) =>
-      index === 0 ? language : `${language};q=${Math.max(0.1, 1 - index / 10).toFixed(1)}`,
-    )
-    .join(',');
-}
+export { acceptLanguage } from './identity/chrome-identity.js';
 
 function nextHop(
   from: URL,

@@ -40,17 +40,3 @@ export function needsJavascript(page: { html: string; contentType?: string | nul
   if (!MOUNT_POINT.test(html) && !NOSCRIPT_ASKS.test(html)) return false;
   return visibleTextLength(html) < NEEDS_JS_TEXT;
 }
-
-/**
- * Whether an answer looks like a block page rather than the page (the proxy escalation of
- * `proxyEscalation`): 403, 429 or 503, or a short page naming a captcha or an anti-bot
- * challenge. Issue 15 refines this into a table of vendor signatures.
- */
-export function looksBlocked(page: { status: number; html: string }): boolean {
-  if (page.status === 403 || page.status === 429 || page.status === 503) return true;
-  const head = page.html.slice(0, 64 * 1024);
-  return (
-    visibleTextLength(head) < 2000 &&
-    /captcha|cf-chl-|challenge-platform|_incapsula_resource|px-captcha|datadome/i.test(head)
-  );
-}

@@ -43,7 +43,12 @@ export interface GuardTicket {
   server: string;
   username: string;
   password: string;
-  /** Forgets the ticket: later requests with it get 407. */
+  /**
+   * Closes the ticket's tunnels and its connections to the upstream proxy: the context's
+   * next request opens new ones (a rotating gateway's next exit address).
+   */
+  recycle(): void;
+  /** Forgets the ticket (closing its connections): later requests with it get 407. */
   release(): void;
 }
 
@@ -64,10 +69,23 @@ export interface GuardProxy {
   close(): Promise<void>;
 }
 
+/**
+ * A context's route. Its upstream (and the keep-alive agent in it) is its own: connections
+ * to an upstream proxy are never shared between contexts, so never between accounts.
+ */
 interface Ticket {
   password: string;
+  upstreamUrl: string | null;
   upstream: Upstream | null;
+  /** Its open CONNECT tunnels, both ends. */
+  tunnels: Set<Socket>;
   onEvent: (event: GuardEvent) => void;
+}
+
+function closeConnections(ticket: Ticket): void {
+  for (const socket of ticket.tunnels) socket.destroy();
+  ticket.tunnels.clear();
+  ticket.upstream?.agent.destroy();
 }
 
 /** Request headers a proxy must not pass on (RFC 9110 7.6.1), plus the proxy's own. */
@@ -118,7 +136,6 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   );
   const refuseHost = options.refuseHost ?? (() => false);
   const tickets = new Map<string, Ticket>();
-  const upstreams = new Map<string, Upstream>();
   const server = createServer();
   /** Open CONNECT tunnels (the server stops tracking a socket once it is tunnelled). */
   const tunnels = new Set<Socket>();
@@ -175,6 +192,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       ({ socket, head: upstreamHead }) => {
         if (client.destroyed) return void socket.destroy();
         tunnels.add(socket);
+        ticket.tunnels.add(socket).add(client);
+        socket.once('close', () => ticket.tunnels.delete(socket));
+        client.once('close', () => ticket.tunnels.delete(client));
         // Ends travel through the pipes (buffered bytes flushed); errors tear down both.
         socket.once('close', () => tunnels.delete(socket));
         socket.on('error', () => client.destroy());
@@ -256,27 +276,36 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     register(route) {
       const username = randomBytes(12).toString('hex');
       const password = randomBytes(12).toString('hex');
-      let upstream: Upstream | null = null;
-      if (route.upstream !== null) {
-        upstream = upstreams.get(route.upstream) ?? upstreamOf(route.upstream);
-        upstreams.set(route.upstream, upstream);
-      }
-      tickets.set(username, { password, upstream, onEvent: route.onEvent ?? (() => {}) });
+      const ticket: Ticket = {
+        password,
+        upstreamUrl: route.upstream,
+        upstream: route.upstream === null ? null : upstreamOf(route.upstream),
+        tunnels: new Set(),
+        onEvent: route.onEvent ?? (() => {}),
+      };
+      tickets.set(username, ticket);
       return {
         server: `http://127.0.0.1:${port}`,
         username,
         password,
-        release: () => void tickets.delete(username),
+        recycle() {
+          closeConnections(ticket);
+          if (ticket.upstreamUrl !== null) ticket.upstream = upstreamOf(ticket.upstreamUrl);
+        },
+        release() {
+          tickets.delete(username);
+          closeConnections(ticket);
+        },
       };
     },
     tickets: () => tickets.size,
     async close() {
-      tickets.clear();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       for (const socket of tunnels) socket.destroy();
       egress.directAgent.destroy();
-      for (const upstream of upstreams.values()) upstream.agent.destroy();
+      for (const ticket of tickets.values()) closeConnections(ticket);
+      tickets.clear();
       await closed;
     },
   };

@@ -6,6 +6,13 @@
  */
 import { appError } from '../../errors.js';
 import { PROXY_TYPES, type ProxyEndpoint, type ProxyType } from '../types.js';
+import { type ProxyHealth, proxyLabel } from './proxy-health.js';
+
+/**
+ * Proxies one scrape may try, in order: the rotation's pick, then the next ones of the pool
+ * (the failover of a proxy that does not connect, and the retries of a blocked answer).
+ */
+export const MAX_PROXY_ATTEMPTS = 3;
 
 const FIELDS = new Set(['url', 'type', 'country']);
 const PROXY_PROTOCOLS = new Set(['http:', 'https:']);
@@ -59,9 +66,10 @@ export function parseProxiesFile(json: string): ProxyEndpoint[] {
 
 export interface ProxyPools {
   /**
-   * The proxies to try for one request: [rotation pick, failover] (one element when the
-   * pool has one proxy; empty for a direct connection). Throws PROXY_UNAVAILABLE when no
-   * configured proxy matches.
+   * The proxies to try for one request: the rotation's pick, then the pool's next ones, at
+   * most MAX_PROXY_ATTEMPTS, benched proxies left out (all of them benched: the pool as it
+   * is, rather than no proxy); empty for a direct connection. Throws PROXY_UNAVAILABLE when
+   * no configured proxy matches.
    */
   select(type: ProxyType, country: string | null): ProxyEndpoint[];
   /** Whether `select` would succeed (for the planner, before charging). */
@@ -70,8 +78,20 @@ export interface ProxyPools {
   readonly all: readonly ProxyEndpoint[];
 }
 
-export function createProxyPools(entries: readonly ProxyEndpoint[]): ProxyPools {
-  const all = entries.map((e) => ({ ...e, country: e.country?.toUpperCase() ?? null }));
+export function createProxyPools(
+  entries: readonly ProxyEndpoint[],
+  health?: ProxyHealth,
+): ProxyPools {
+  const seen = new Map<string, number>();
+  const all = entries.map((e) => {
+    const country = e.country?.toUpperCase() ?? null;
+    const base = proxyLabel({ ...e, country });
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    const proxy = { ...e, country, label: n === 1 ? base : `${base}#${n}` };
+    health?.register(proxy);
+    return proxy;
+  });
   const turns = new Map<string, number>();
 
   const candidates = (type: ProxyType, country: string | null): ProxyEndpoint[] => {
@@ -97,8 +117,9 @@ export function createProxyPools(entries: readonly ProxyEndpoint[]): ProxyPools 
       const key = `${type}:${country?.toUpperCase() ?? ''}`;
       const turn = turns.get(key) ?? 0;
       turns.set(key, turn + 1);
-      const pick = pool[turn % pool.length]!;
-      return pool.length === 1 ? [pick] : [pick, pool[(turn + 1) % pool.length]!];
+      const rotated = pool.map((_, i) => pool[(turn + i) % pool.length]!);
+      const usable = health ? rotated.filter((p) => health.usable(p)) : rotated;
+      return (usable.length > 0 ? usable : rotated).slice(0, MAX_PROXY_ATTEMPTS);
     },
   };
 }

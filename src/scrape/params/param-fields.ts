@@ -33,6 +33,7 @@ export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Obje
   instructions: [],
   timeoutMs: 60_000,
   waitUntil: 'load',
+  sessionId: null,
   // Other doors' options: the native API never sets them.
   waitForMs: 0,
   mobile: false,
@@ -163,6 +164,15 @@ export const paramFields: ParamFields = {
     toConfig: (value) => (value === 'load' ? undefined : value),
   },
 };
+
+/** Letters, digits and `._-`, 1..100 characters: it names a session, nothing else. */
+const SESSION_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function parseSessionId(name: string, value: unknown): string | null {
+  if (value === '') return null;
+  if (typeof value === 'string' && SESSION_ID.test(value)) return value;
+  throw invalidValue(name, 'expected 1 to 100 letters, digits, dots, underscores or hyphens');
+}
 
 function parseWaitUntil(value: unknown): WaitUntil {
   if (typeof value === 'string' && (WAIT_UNTIL as readonly string[]).includes(value)) {

@@ -24,11 +24,15 @@ export const SCRAPER_PARAMETERS = [
   'config',
   'timeout',
   'wait_until',
+  'session_id',
 ] as const;
 export type ScraperParamName = (typeof SCRAPER_PARAMETERS)[number];
 
-/** Parameters that select or wrap a configuration rather than being part of one. */
-export const QUERY_ONLY_PARAMETERS = ['api_key', 'workflow_id', 'config'] as const;
+/**
+ * Parameters that select or wrap a configuration rather than being part of one (a sticky
+ * session belongs to a call, never to a saved workflow).
+ */
+export const QUERY_ONLY_PARAMETERS = ['api_key', 'workflow_id', 'config', 'session_id'] as const;
 export type QueryOnlyParamName = (typeof QUERY_ONLY_PARAMETERS)[number];
 /** The parameters a configuration (`config`, a workflow's config) may hold. */
 export type ConfigParamName = Exclude<ScraperParamName, QueryOnlyParamName>;

@@ -1,5 +1,6 @@
 import type { ScrapeOptions } from '../types.js';
 import { parseQueryLayers } from './layers.js';
+import { parseSessionId } from './param-fields.js';
 import { applyRules, mergeLayers } from './rules.js';
 import type { SavedConfig } from './workflow-config.js';
 
@@ -26,5 +27,8 @@ export function parseScraperRequest(
   defaults?: Partial<Omit<ScrapeOptions, 'url'>>,
 ): ScrapeOptions {
   const layers = parseQueryLayers(query);
-  return applyRules(mergeLayers([saved ?? {}, layers.config, layers.query]), defaults);
+  const options = applyRules(mergeLayers([saved ?? {}, layers.config, layers.query]), defaults);
+  // A query-only parameter (a session is the call's, not a config's): checked last.
+  if (query.session_id === undefined) return options;
+  return { ...options, sessionId: parseSessionId('session_id', query.session_id) };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { looksBlocked, needsJavascript } from '../../../src/scrape/engines/needs-javascript.js';
+import { needsJavascript } from '../../../src/scrape/engines/needs-javascript.js';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -32,21 +32,5 @@ describe('needsJavascript: render a fetched page only when it plainly needs it',
       needsJavascript({ html: '<div id="root"></div>', contentType: 'application/json' }),
       false,
     );
-  });
-});
-
-describe('looksBlocked', () => {
-  it('403, 429, 503 and short challenge pages; not an ordinary page', () => {
-    for (const status of [403, 429, 503])
-      assert.equal(looksBlocked({ status, html: page('x') }), true);
-    assert.equal(
-      looksBlocked({
-        status: 200,
-        html: page('<div class="g-recaptcha">Please solve the captcha</div>'),
-      }),
-      true,
-    );
-    assert.equal(looksBlocked({ status: 200, html: page('<p>Hello</p>') }), false);
-    assert.equal(looksBlocked({ status: 404, html: page('<p>Not found</p>') }), false);
   });
 });

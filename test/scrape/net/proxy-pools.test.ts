@@ -83,7 +83,7 @@ test('a proxy with a country serves its country and requests naming none; one wi
   assert.deepEqual([...none].sort(), ['http://any:1', 'http://de:1']);
 });
 
-test('requests rotate round-robin and carry the next proxy as failover', () => {
+test("requests rotate round-robin and carry the pool's next proxies (failover, block retries)", () => {
   const pools = createProxyPools([
     p('http://a:1', 'datacenter'),
     p('http://b:1', 'datacenter'),
@@ -91,10 +91,10 @@ test('requests rotate round-robin and carry the next proxy as failover', () => {
   ]);
   const picks = Array.from({ length: 4 }, () => pools.select('datacenter', null).map((e) => e.url));
   assert.deepEqual(picks, [
-    ['http://a:1', 'http://b:1'],
-    ['http://b:1', 'http://c:1'],
-    ['http://c:1', 'http://a:1'],
-    ['http://a:1', 'http://b:1'],
+    ['http://a:1', 'http://b:1', 'http://c:1'],
+    ['http://b:1', 'http://c:1', 'http://a:1'],
+    ['http://c:1', 'http://a:1', 'http://b:1'],
+    ['http://a:1', 'http://b:1', 'http://c:1'],
   ]);
 });
 

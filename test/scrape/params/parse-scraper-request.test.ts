@@ -287,6 +287,7 @@ describe('parseScraperRequest accepts and normalises', () => {
       renderWhenNeeded: false,
       proxyEscalation: false,
       document: null,
+      sessionId: null,
     });
   });
 

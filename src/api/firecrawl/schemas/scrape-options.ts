@@ -165,6 +165,13 @@ function scrapeOptionProperties(formats: typeof FormatV2) {
         },
       ),
     ),
+    sessionId: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9._-]{1,100}$',
+        description:
+          'pagegrab: a sticky session of your team: scrapes naming the same sessionId keep the same proxy, the same connection through it and the same cookies until the session has been idle for 5 minutes; a session is not retried on another proxy nor escalated by proxy "auto"',
+      }),
+    ),
     ...ignored,
   } satisfies TProperties;
 }

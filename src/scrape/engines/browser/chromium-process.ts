@@ -20,6 +20,13 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-domain-reliability',
   '--disable-client-side-phishing-detection',
   '--metrics-recording-only',
+  // navigator.webdriver false and no automation infobar: Chromium's own switch, rather
+  // than a script patch a page could see through (issue 15).
+  '--disable-blink-features=AutomationControlled',
+  // The browser's own languages: the default identity's (identity/country-locale.ts), so
+  // that a scrape without a country needs no language override, which would move
+  // Accept-Language ahead of Accept (Chromium's override does) where Chrome sends it last.
+  '--accept-lang=en-US,en',
 ];
 
 /**

@@ -19,13 +19,25 @@ export interface ContextNetwork {
   /** What the guard refused or saw fail for this context since the last `clear()`. */
   readonly events: readonly GuardEvent[];
   clear(): void;
+  /**
+   * Ends the context's connections to its upstream proxy, so that the next scrape on this
+   * warm context opens its own (rotation). Without the guard Chromium holds them: false,
+   * and the engine retires a proxied page after each scrape instead.
+   */
+  recycle(): boolean;
   /** Gives the guard ticket back once the context is closed. */
   release(): void;
 }
 
 /** Without the guard: the upstream proxy (if any) straight in the context. */
 export function directNetwork(proxy: ProxyEndpoint | null): ContextNetwork {
-  return { proxy: toPlaywrightProxy(proxy), events: [], clear() {}, release() {} };
+  return {
+    proxy: toPlaywrightProxy(proxy),
+    events: [],
+    clear() {},
+    recycle: () => proxy === null,
+    release() {},
+  };
 }
 
 export function guardedNetwork(guard: GuardProxy, proxy: ProxyEndpoint | null): ContextNetwork {
@@ -41,6 +53,10 @@ export function guardedNetwork(guard: GuardProxy, proxy: ProxyEndpoint | null): 
     events,
     clear: () => {
       events.length = 0;
+    },
+    recycle: () => {
+      ticket.recycle();
+      return true;
     },
     release: ticket.release,
   };

@@ -5,6 +5,7 @@
  */
 import { type AppError, appError, isAppError } from '../../../errors.js';
 import { type GuardProxy, startGuardProxy } from '../../net/guard-proxy.js';
+import type { Session, SessionCookie } from '../../net/sessions.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../../types.js';
 import {
   asBrowserFailure,
@@ -92,7 +93,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     budget: Budget,
     releases: Promise<void>[],
   ): Promise<PageSnapshot> {
-    const profile = profileOf(plan.options);
+    const profile = profileOf(plan.options, proxy);
     const warm = await pool.acquire(
       `${plan.isolationKey}|${proxyKey(proxy)}|${profileKey(profile)}`,
       profile,
@@ -100,24 +101,35 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       budget,
     );
     warm.network.clear();
+    const blockedTypes = blockedPlaywrightTypes(plan.options.blockResources);
     warm.policy = new RequestPolicy({
       allowPrivate: options.allowPrivateNetworks,
       guard: options.guard,
-      blockedTypes: blockedPlaywrightTypes(plan.options.blockResources),
+      blockedTypes,
       blockers: options.blockers,
       which: blockerSelection(plan),
     });
+    if (blockedTypes.has('websocket')) await budget.race(warm.vetWebSockets());
     let unsubscribe = () => {};
     const failed = new Promise<never>((_, reject) => {
       unsubscribe = warm.onFailure((reason) => reject(appError('BROWSER_FAILED', reason)));
     });
     failed.catch(() => {});
+    const session = sessionOf(plan);
     try {
+      if (session && session.cookies.length > 0) {
+        await budget.race(warm.context.addCookies(session.cookies as never));
+      }
       const snapshot = await Promise.race([renderOnPage(warm, plan, budget, options), failed]);
+      if (session) {
+        session.cookies = (await budget.race(warm.context.cookies())) as unknown as SessionCookie[];
+        options.sessions?.touch(session);
+      }
       // Without an upstream proxy (none configured) the planned type stands, as in the price.
       return {
         ...snapshot,
         used: { engine: 'browser', proxyType: proxy?.type ?? plan.options.proxyType },
+        via: proxy,
       };
     } catch (error) {
       warm.tainted = true;
@@ -128,6 +140,12 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       unsubscribe();
       releases.push(pool.release(warm).catch(() => {}));
     }
+  }
+
+  function sessionOf(plan: ScrapeRun): Session | null {
+    const { sessionId, proxyType, proxyCountry } = plan.options;
+    if (!sessionId || !options.sessions) return null;
+    return options.sessions.get(plan.isolationKey, sessionId, proxyType, proxyCountry);
   }
 
   async function render(plan: ScrapeRun): Promise<PageSnapshot> {
@@ -142,7 +160,9 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
         try {
           return await renderVia(proxy, plan, budget, releases);
         } catch (error) {
-          // Contract 2.20: a proxy that fails to connect is retried once on another.
+          if (proxy !== null && isProxyFailure(error)) options.health?.record(proxy, 'failed');
+          // Contract 2.20: a proxy that fails to connect is retried once on another (a
+          // session keeps its one proxy).
           if (isProxyFailure(error) && attempt + 1 < candidates.length) continue;
           throw classify(error, proxy);
         }

@@ -3,6 +3,8 @@
  * (crawlee's browser-pool is the model): the composition root passes values from config.ts.
  */
 import { DEFAULTS } from '../../../config.js';
+import type { ProxyHealth } from '../../net/proxy-health.js';
+import type { SessionStore } from '../../net/sessions.js';
 import type { GuardOptions } from '../../net/ssrf-guard.js';
 import type { BrowserBlockersHook } from './blockers-hook.js';
 
@@ -67,10 +69,15 @@ export interface BrowserEngineOptions {
   guard?: Pick<GuardOptions, 'lookup' | 'isAllowedAddress'>;
   /** Extra Chromium switches (appended). Do not pass --disable-features: it replaces Playwright's list. */
   extraArgs?: string[];
+  /** Where connection failures through a proxy are counted (and proxies benched). Default: nowhere. */
+  health?: ProxyHealth;
+  /** Sticky sessions: their cookies carry from render to render. Default: none. */
+  sessions?: SessionStore;
 }
 
-export type ResolvedBrowserOptions = Required<Omit<BrowserEngineOptions, 'blockers' | 'guard'>> &
-  Pick<BrowserEngineOptions, 'blockers' | 'guard'>;
+type Optional = 'blockers' | 'guard' | 'health' | 'sessions';
+export type ResolvedBrowserOptions = Required<Omit<BrowserEngineOptions, Optional>> &
+  Pick<BrowserEngineOptions, Optional>;
 
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
@@ -98,6 +105,8 @@ export function resolveOptions(options: BrowserEngineOptions): ResolvedBrowserOp
     serviceWorkers: options.serviceWorkers ?? 'block',
     blockers: options.blockers,
     guard: options.guard,
+    health: options.health,
+    sessions: options.sessions,
     extraArgs: options.extraArgs ?? [],
   };
 }

@@ -6,13 +6,16 @@
  * lands in a phone's context and a certificate check is never skipped by accident.
  */
 import type { BrowserContextOptions } from 'playwright-core';
-import type { ScrapeOptions } from '../../types.js';
+import type { ProxyEndpoint, ScrapeOptions } from '../../types.js';
+import { type ChromeIdentity, chromeIdentity } from '../identity/chrome-identity.js';
 
 export interface ContextProfile {
   /** A phone: narrow viewport, 3x pixels, touch, a mobile Chrome user agent. */
   mobile: boolean;
   /** Accept any TLS certificate (the caller's skipTlsVerification). */
   ignoreHttpsErrors: boolean;
+  /** The proxy's country: the context's time zone, locale and languages; null: the default. */
+  country: string | null;
 }
 
 /** An iPhone-sized window (390x844 CSS pixels at 3x), the common phone in 2024-2026. */
@@ -21,13 +24,27 @@ const MOBILE_SCALE = 3;
 const DESKTOP_VIEWPORT = { width: 1920, height: 1080 } as const;
 
 export function profileOf(
-  options: Pick<ScrapeOptions, 'mobile' | 'skipTlsVerification'>,
+  options: Pick<ScrapeOptions, 'mobile' | 'skipTlsVerification' | 'proxyCountry'>,
+  proxy: ProxyEndpoint | null,
 ): ContextProfile {
-  return { mobile: options.mobile, ignoreHttpsErrors: options.skipTlsVerification };
+  return {
+    mobile: options.mobile,
+    ignoreHttpsErrors: options.skipTlsVerification,
+    country: proxy?.country ?? options.proxyCountry,
+  };
 }
 
 export function profileKey(profile: ContextProfile): string {
-  return `${profile.mobile ? 'mobile' : 'desktop'}${profile.ignoreHttpsErrors ? '+insecure' : ''}`;
+  return `${profile.mobile ? 'mobile' : 'desktop'}${profile.ignoreHttpsErrors ? '+insecure' : ''}@${profile.country ?? 'any'}`;
+}
+
+/** The Chrome a context of this profile is (identity/chrome-identity.ts). */
+export function identityOf(profile: ContextProfile, browserVersion: string): ChromeIdentity {
+  return chromeIdentity({
+    chromeVersion: browserVersion,
+    mobile: profile.mobile,
+    country: profile.country,
+  });
 }
 
 /** The window a render starts with: the phone's for mobile, else the caller's. */
@@ -44,19 +61,15 @@ export function scaleOf(options: Pick<ScrapeOptions, 'mobile'>): number {
 }
 
 /**
- * Chrome on Android with the reduced user agent real Chrome sends since version 110
- * (`Android 10; K`, minor versions zeroed), on this Chromium's major version so that the
- * string and the engine's behaviour agree.
+ * The profile's part of `browser.newContext()`'s options. The user agent (Chrome's, never
+ * HeadlessChrome's) is set here as well as per page with its client hints (warm-page.ts):
+ * Playwright applies the context's to every target, workers and out-of-process frames
+ * included. The locale and languages are per page too (CDP), so that Accept-Language
+ * carries q-values like Chrome's rather than Playwright's single tag.
  */
-export function mobileUserAgent(browserVersion: string): string {
-  const major = /^(\d+)/.exec(browserVersion)?.[1] ?? '130';
-  return `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
-}
-
-/** The profile's part of `browser.newContext()`'s options. */
 export function contextOptionsOf(
   profile: ContextProfile,
-  browserVersion: string,
+  identity: ChromeIdentity,
 ): BrowserContextOptions {
   const device: BrowserContextOptions = profile.mobile
     ? {
@@ -64,8 +77,12 @@ export function contextOptionsOf(
         deviceScaleFactor: MOBILE_SCALE,
         isMobile: true,
         hasTouch: true,
-        userAgent: mobileUserAgent(browserVersion),
       }
     : { viewport: { ...DESKTOP_VIEWPORT }, deviceScaleFactor: 1 };
-  return { ...device, ignoreHTTPSErrors: profile.ignoreHttpsErrors };
+  return {
+    ...device,
+    userAgent: identity.userAgent,
+    timezoneId: identity.timeZone,
+    ignoreHTTPSErrors: profile.ignoreHttpsErrors,
+  };
 }

@@ -18,10 +18,15 @@ import type {
   Route,
   WebSocketRoute,
 } from 'playwright-core';
+import type { ChromeIdentity } from '../identity/chrome-identity.js';
+import { pagePatchesScript } from '../identity/page-patches.js';
 import type { ContextNetwork } from './context-network.js';
-import { type ContextProfile, contextOptionsOf } from './page-profile.js';
+import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
+
+/** The languages Chromium is launched with (`--accept-lang` in chromium-process.ts). */
+const BROWSER_LANGUAGES = 'en-US,en';
 
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
 interface PausedRequest {
@@ -55,6 +60,7 @@ export class WarmPage {
   private mainFrameId = '';
   /** Set while the caller's headers or languages are on the page. */
   private identitySet = false;
+  private webSocketsRouted = false;
   private readonly failureListeners = new Set<(reason: string) => void>();
 
   private constructor(
@@ -64,6 +70,8 @@ export class WarmPage {
     private readonly cdp: CDPSession,
     /** The context's way out (its guard ticket); released when the context closes. */
     readonly network: ContextNetwork,
+    /** The Chrome this context is (user agent, client hints, languages, time zone). */
+    readonly identity: ChromeIdentity,
   ) {}
 
   static async create(
@@ -73,9 +81,10 @@ export class WarmPage {
     settings: WarmPageSettings,
     profile: ContextProfile,
   ): Promise<WarmPage> {
+    const identity = identityOf(profile, browser.version());
     const context = await browser
       .newContext({
-        ...contextOptionsOf(profile, browser.version()),
+        ...contextOptionsOf(profile, identity),
         proxy: network.proxy,
         acceptDownloads: false,
         serviceWorkers: settings.serviceWorkers,
@@ -85,10 +94,23 @@ export class WarmPage {
         throw error;
       });
     try {
+      // Before the first page, so that it runs in every document of the context.
+      await context.addInitScript({
+        content: pagePatchesScript({
+          webglVendor: identity.webgl.vendor,
+          webglRenderer: identity.webgl.renderer,
+          deviceMemory: 8,
+          desktopScreen: !profile.mobile,
+        }),
+      });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
-      const warm = new WarmPage(key, context, page, cdp, network);
+      const warm = new WarmPage(key, context, page, cdp, network, identity);
       await warm.wire(settings);
+      await warm.presentIdentity(null);
+      await cdp.send('Emulation.setLocaleOverride', { locale: identity.locale });
+      // A person's machine, not this server's two cores.
+      await cdp.send('Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: 8 });
       return warm;
     } catch (error) {
       await context.close().catch(() => {});
@@ -109,7 +131,20 @@ export class WarmPage {
     page.on('framenavigated', (frame) => this.noteOrigin(frame.url()));
     await context.route('**/*', (route, request) => this.onRequest(route, request));
     if (settings.guardRedirects) await this.guardRedirects();
-    await context.routeWebSocket(/.*/, (ws) => this.onWebSocket(ws));
+  }
+
+  /**
+   * Routes the page's WebSockets through the request policy, for a scrape whose policy
+   * refuses them by type (block_resources xhr or fetch). Only then: Playwright's WebSocket
+   * route replaces the page's WebSocket with its own class and adds `__pw*` globals a
+   * site can see, and its init script stays, so the page is retired after this scrape.
+   * Other scrapes' WebSockets are vetted by the guard proxy like every connection.
+   */
+  async vetWebSockets(): Promise<void> {
+    this.tainted = true;
+    if (this.webSocketsRouted) return;
+    this.webSocketsRouted = true;
+    await this.page.routeWebSocket(/.*/, (ws) => this.onWebSocket(ws));
   }
 
   /**
@@ -203,6 +238,24 @@ export class WarmPage {
     for (const listener of this.failureListeners) listener(reason);
   }
 
+  /**
+   * The context's Chrome on this page: user agent, navigator.platform, client hints (the
+   * brands of Google Chrome, which Playwright's context user agent lacks) and languages,
+   * the caller's (comma-separated tags) or else the identity's own.
+   */
+  async presentIdentity(languages: string | null): Promise<void> {
+    const { identity } = this;
+    const wanted = languages ?? identity.languages.join(',');
+    await this.cdp.send('Emulation.setUserAgentOverride', {
+      userAgent: identity.userAgent,
+      // The browser's own (CHROMIUM_ARGS' --accept-lang) needs no override, and keeps
+      // Accept-Language last as Chrome sends it; an override moves it ahead of Accept.
+      ...(wanted === BROWSER_LANGUAGES ? {} : { acceptLanguage: wanted }),
+      platform: identity.platform,
+      userAgentMetadata: identity.metadata,
+    });
+  }
+
   /** Puts the caller's headers and languages on the page until the next reset. */
   async applyIdentity(identity: RequestIdentity): Promise<void> {
     if (isEmptyIdentity(identity)) return;
@@ -210,14 +263,8 @@ export class WarmPage {
     if (Object.keys(identity.headers).length > 0) {
       await this.page.setExtraHTTPHeaders(identity.headers);
     }
-    if (identity.acceptLanguage !== null) {
-      // An empty user agent keeps the context's own (and its client hints); only the
-      // languages change: Accept-Language and navigator.language(s).
-      await this.cdp.send('Emulation.setUserAgentOverride', {
-        userAgent: '',
-        acceptLanguage: identity.acceptLanguage,
-      });
-    }
+    // Accept-Language and navigator.language(s); the user agent and hints stay.
+    if (identity.acceptLanguage !== null) await this.presentIdentity(identity.acceptLanguage);
   }
 
   /** Wipes everything the last request could have left; throws if the page is not clean. */
@@ -226,8 +273,7 @@ export class WarmPage {
     const { page, context, cdp } = this;
     if (this.identitySet) {
       await page.setExtraHTTPHeaders({});
-      // An empty user agent clears this session's override (Playwright's own stays).
-      await cdp.send('Emulation.setUserAgentOverride', { userAgent: '' });
+      await this.presentIdentity(null);
       this.identitySet = false;
     }
     for (const other of context.pages()) if (other !== page) await other.close();
@@ -248,6 +294,9 @@ export class WarmPage {
     await context.clearCookies();
     await context.clearPermissions();
     await cdp.send('Page.resetNavigationHistory');
+    // The next scrape gets its own connections to the upstream proxy (rotation); where
+    // Chromium holds them itself the page is retired instead.
+    if (!this.network.recycle()) this.tainted = true;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,10 @@
 /**
- * One undici dispatcher per route out (direct, or each upstream proxy), kept for the life
- * of the engine so that repeated scrapes of a host reuse keep-alive sockets.
+ * The routes out of the fetch engine. Direct connections are pooled for the life of the
+ * engine, so repeated scrapes of a host reuse keep-alive sockets. Through an upstream proxy
+ * every scrape gets a dispatcher of its own (`proxyDispatcher`), closed when the scrape
+ * ends: its own connection and CONNECT tunnel, so a rotating gateway can give it a new exit
+ * address and no connection to a proxy is ever shared between scrapes, let alone accounts.
+ * A sticky session keeps its own one (sessions.ts) for all of its scrapes.
  *
  * Direct connections go through the SSRF guard at the socket: names resolve through the
  * guarded lookup (the socket connects to the very address that was checked) and IP
@@ -19,9 +23,23 @@ import {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export interface Dispatchers {
-  /** The dispatcher for a proxy URL, or the direct one for null. */
-  get(proxyUrl: string | null): Dispatcher;
+  /** The pooled direct dispatcher (the only route: proxies get `proxyDispatcher`). */
+  get(proxyUrl: null): Dispatcher;
   close(): Promise<void>;
+}
+
+/**
+ * A new dispatcher through one upstream proxy: at most `connections` sockets to it, each
+ * its own CONNECT tunnel (plain-http targets too). Credentials in the URL become
+ * Proxy-Authorization (undici reads them itself). The caller closes it.
+ */
+export function proxyDispatcher(proxyUrl: string, verifyTls: boolean, connections = 1): Dispatcher {
+  return new ProxyAgent({
+    uri: proxyUrl,
+    proxyTls: { timeout: CONNECT_TIMEOUT_MS },
+    ...(verifyTls ? {} : { requestTls: { rejectUnauthorized: false } }),
+    connections,
+  });
 }
 
 function guardedConnector(guard: GuardOptions, verifyTls: boolean): buildConnector.connector {
@@ -58,26 +76,8 @@ export function createDispatchers(
     connect: guardedConnector(guard, verifyTls),
     connections: connectionsPerOrigin,
   });
-  const proxies = new Map<string, ProxyAgent>();
   return {
-    get(proxyUrl) {
-      if (proxyUrl === null) return direct;
-      let agent = proxies.get(proxyUrl);
-      if (!agent) {
-        // Credentials in the URL become Proxy-Authorization (undici reads them itself).
-        agent = new ProxyAgent({
-          uri: proxyUrl,
-          proxyTls: { timeout: CONNECT_TIMEOUT_MS },
-          ...(verifyTls ? {} : { requestTls: { rejectUnauthorized: false } }),
-          connections: connectionsPerOrigin,
-        });
-        proxies.set(proxyUrl, agent);
-      }
-      return agent;
-    },
-    async close() {
-      await Promise.all([direct.close(), ...[...proxies.values()].map((a) => a.close())]);
-      proxies.clear();
-    },
+    get: () => direct,
+    close: () => direct.close(),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Cookies set during one scrape's redirect chain. Many sites redirect to set a cookie and
  * then redirect back; without replaying it the chain loops. Deliberately minimal: kept
- * per exact host for the duration of one scrape, attributes other than Max-Age=0 and
- * Expires in the past ignored. Nothing persists between scrapes.
+ * per exact host, attributes other than Max-Age=0 and Expires in the past ignored. Nothing
+ * persists between scrapes, except within a sticky session, which carries its cookies
+ * from scrape to scrape (and between both engines) through `list` and `from`.
  */
 export class RedirectCookies {
   readonly #byHost = new Map<string, Map<string, string>>();
@@ -26,6 +27,28 @@ export class RedirectCookies {
       else jar.set(name, pair.slice(eq + 1).trim());
     }
     this.#byHost.set(url.hostname, jar);
+  }
+
+  /** A jar holding these cookies (a browser's `.example.com` counts for `example.com`). */
+  static from(
+    cookies: readonly { name: string; value: string; domain?: unknown }[],
+  ): RedirectCookies {
+    const jar = new RedirectCookies();
+    for (const { name, value, domain } of cookies) {
+      if (typeof domain !== 'string' || domain === '') continue;
+      const host = domain.replace(/^\./, '');
+      const byName = jar.#byHost.get(host) ?? new Map<string, string>();
+      byName.set(name, value);
+      jar.#byHost.set(host, byName);
+    }
+    return jar;
+  }
+
+  /** Every cookie, in the shape a browser context takes (host-only, path /). */
+  list(): { name: string; value: string; domain: string; path: string }[] {
+    return [...this.#byHost].flatMap(([domain, byName]) =>
+      [...byName].map(([name, value]) => ({ name, value, domain, path: '/' })),
+    );
   }
 
   /** The Cookie header for a request to this URL ('' when none). */

@@ -1,0 +1,108 @@
+/**
+ * `pagegrab proxies [--json]`: the upstream proxies of PROXIES_FILE, each with its label
+ * (never its credentials), type, country and state. The state lives in the running
+ * service (a proxy's bench is kept in memory): it is read from that service's /metrics at
+ * HOST:PORT; when no service answers there the state is `unknown`.
+ */
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.js';
+import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
+import { UsageError } from './accounts-command.js';
+
+export interface ProxyRow {
+  proxy: string;
+  type: string;
+  country: string | null;
+  state: 'active' | 'benched' | 'unknown';
+  requests: number | null;
+  failures: number | null;
+  blocks: number | null;
+}
+
+const METRIC =
+  /^pagegrab_proxy_(requests_total|failures_total|blocks_total|benched)\{proxy="((?:[^"\\]|\\.)*)"\} ([0-9.e+-]+)$/;
+
+/** The proxy series of a Prometheus text page, by label. */
+export function proxySeries(text: string): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const line of text.split('\n')) {
+    const match = METRIC.exec(line.trim());
+    if (!match) continue;
+    const label = (match[2] ?? '').replace(/\\(.)/g, '$1');
+    const series = out.get(label) ?? {};
+    series[match[1] ?? ''] = Number(match[3]);
+    out.set(label, series);
+  }
+  return out;
+}
+
+async function readMetrics(config: Config): Promise<string | null> {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  try {
+    const answer = await fetch(`http://${host}:${config.port}/metrics`, {
+      signal: AbortSignal.timeout(3_000),
+    });
+    return answer.ok ? await answer.text() : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function listProxies(config: Config): Promise<ProxyRow[]> {
+  if (!config.proxiesFile) return [];
+  const pools = createProxyPools(parseProxiesFile(readFileSync(config.proxiesFile, 'utf8')));
+  const metrics = await readMetrics(config);
+  const series = metrics === null ? null : proxySeries(metrics);
+  return pools.all.map((proxy) => {
+    const label = proxy.label ?? '';
+    const seen = series?.get(label);
+    return {
+      proxy: label,
+      type: proxy.type,
+      country: proxy.country,
+      state: !seen ? 'unknown' : seen.benched === 1 ? 'benched' : 'active',
+      requests: seen?.requests_total ?? null,
+      failures: seen?.failures_total ?? null,
+      blocks: seen?.blocks_total ?? null,
+    };
+  });
+}
+
+export async function runProxiesCommand(
+  args: string[],
+  config: Config,
+  print: (line: string) => void,
+): Promise<void> {
+  let json = false;
+  try {
+    json = parseArgs({ args, options: { json: { type: 'boolean' } } }).values.json ?? false;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nUsage: pagegrab proxies [--json]`);
+  }
+  const rows = await listProxies(config);
+  if (json) return void print(JSON.stringify(rows));
+  if (rows.length === 0) return void print('no proxies configured (PROXIES_FILE)');
+  const count = (n: number | null) => (n === null ? '-' : String(n));
+  const table = [
+    ['PROXY', 'TYPE', 'COUNTRY', 'STATE', 'REQUESTS', 'FAILURES', 'BLOCKS'],
+    ...rows.map((r) => [
+      r.proxy,
+      r.type,
+      r.country ?? '-',
+      r.state,
+      count(r.requests),
+      count(r.failures),
+      count(r.blocks),
+    ]),
+  ];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const row of table)
+    print(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
+}

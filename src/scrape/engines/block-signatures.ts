@@ -1,0 +1,150 @@
+/**
+ * When an answer is a block page rather than the page: the table of signatures below, the
+ * one place this is decided (the pipeline retries a blocked answer on the next proxy, the
+ * Firecrawl door's `proxy: auto` escalates to a residential one, and a scrape whose every
+ * attempt was blocked fails with `TARGET_BLOCKED` instead of answering the block page).
+ *
+ * | signature              | status          | what the page holds                                   |
+ * |------------------------|-----------------|-------------------------------------------------------|
+ * | cloudflare-challenge   | 403, 429, 503   | `cf-chl-`, `__cf_chl_`, `challenge-platform`, `cf_chl_opt`, "Just a moment...", "Attention Required! \| Cloudflare" |
+ * | akamai                 | 403             | "Access Denied" with "Reference #", `errors.edgesuite.net` |
+ * | datadome               | 403, 429        | `captcha-delivery.com`, `datadome`                    |
+ * | perimeterx             | 403, 429        | `px-captcha`, `_pxAppId`, `perimeterx`, "Press & Hold" |
+ * | imperva                | any             | `_Incapsula_Resource`, "Incapsula incident ID"        |
+ * | aws-waf                | 403, 405, 429   | `aws-waf-token`, `AwsWafIntegration`, `awswaf`        |
+ * | kasada                 | 429             | `KPSDK`, `/ips.js`                                    |
+ * | sucuri                 | 403             | "Sucuri WebSite Firewall", `sucuri.net`               |
+ * | f5-rejected            | any             | "The requested URL was rejected" with "support ID"    |
+ * | unusual-traffic        | any             | "unusual traffic from your computer network"          |
+ * | captcha                | any             | a short page (under 1500 characters of text) with a captcha widget (reCAPTCHA, hCaptcha, Turnstile, `captcha`) asking to prove one is human |
+ * | empty                  | 2xx             | no text at all where the same URL answered with text before (in this process) |
+ *
+ * A 403, 429 or 503 without a signature is the target's own answer (contract 2.14): a 200
+ * with `X-Target-Status`, as before.
+ */
+import { visibleTextLength } from './needs-javascript.js';
+
+export type BlockSignature =
+  | 'cloudflare-challenge'
+  | 'akamai'
+  | 'datadome'
+  | 'perimeterx'
+  | 'imperva'
+  | 'aws-waf'
+  | 'kasada'
+  | 'sucuri'
+  | 'f5-rejected'
+  | 'unusual-traffic'
+  | 'captcha'
+  | 'empty';
+
+interface VendorRule {
+  signature: BlockSignature;
+  /** Statuses the rule applies to; null: any. */
+  statuses: readonly number[] | null;
+  pattern: RegExp;
+}
+
+const VENDOR_RULES: readonly VendorRule[] = [
+  {
+    signature: 'cloudflare-challenge',
+    statuses: [403, 429, 503],
+    pattern:
+      /cf-chl-|__cf_chl_|challenge-platform|cf_chl_opt|<title>\s*Just a moment\.\.\.|Attention Required! \| Cloudflare/i,
+  },
+  {
+    signature: 'akamai',
+    statuses: [403],
+    pattern: /Access Denied[\s\S]{0,2000}Reference #\d|errors\.edgesuite\.net/i,
+  },
+  { signature: 'datadome', statuses: [403, 429], pattern: /captcha-delivery\.com|datadome/i },
+  {
+    signature: 'perimeterx',
+    statuses: [403, 429],
+    pattern: /px-captcha|_pxAppId|perimeterx|Press &(amp;)? Hold/i,
+  },
+  { signature: 'imperva', statuses: null, pattern: /_Incapsula_Resource|Incapsula incident ID/i },
+  {
+    signature: 'aws-waf',
+    statuses: [403, 405, 429],
+    pattern: /aws-waf-token|AwsWafIntegration|awswaf/i,
+  },
+  { signature: 'kasada', statuses: [429], pattern: /KPSDK|\/ips\.js/ },
+  { signature: 'sucuri', statuses: [403], pattern: /Sucuri WebSite Firewall|sucuri\.net/i },
+  {
+    signature: 'f5-rejected',
+    statuses: null,
+    pattern: /The requested URL was rejected[\s\S]{0,500}support ID/i,
+  },
+  {
+    signature: 'unusual-traffic',
+    statuses: null,
+    pattern: /unusual traffic from your computer network/i,
+  },
+];
+
+const CAPTCHA_WIDGET =
+  /g-recaptcha|recaptcha\/api|hcaptcha\.com|h-captcha|cf-turnstile|challenges\.cloudflare\.com|captcha/i;
+const PROVE_HUMAN = /robot|human|verify|verification|automated|security check|solve/i;
+/** Text below which a page with a captcha widget is the captcha, not a page using one. */
+const CAPTCHA_PAGE_TEXT = 1500;
+/** Only the start of a page is read: block pages are small. */
+const SCAN_CHARS = 64 * 1024;
+/** A URL "had content" when an earlier answer had at least this much text. */
+const HAD_CONTENT_TEXT = 200;
+
+/**
+ * URLs that answered with text, so that an empty answer of the same URL can be told from a
+ * page that is empty anyway. Bounded (oldest forgotten first); per process.
+ */
+export class ContentMemory {
+  readonly #seen = new Map<string, true>();
+  constructor(private readonly limit = 10_000) {}
+
+  remember(url: string): void {
+    this.#seen.delete(url);
+    this.#seen.set(url, true);
+    if (this.#seen.size > this.limit) {
+      const oldest = this.#seen.keys().next().value;
+      if (oldest !== undefined) this.#seen.delete(oldest);
+    }
+  }
+
+  hadContent(url: string): boolean {
+    return this.#seen.has(url);
+  }
+}
+
+export interface ClassifiedPage {
+  status: number;
+  html: string;
+  contentType?: string | null | undefined;
+}
+
+const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)/i;
+
+/**
+ * The signature of a block page, or null for the page itself. With `memory` and the
+ * requested `url`, an empty answer where the URL had content counts as blocked, and an
+ * answer with content is remembered.
+ */
+export function blockSignature(
+  page: ClassifiedPage,
+  memory?: { memory: ContentMemory; url: string },
+): BlockSignature | null {
+  if (page.contentType && !HTML_TYPE.test(page.contentType)) return null;
+  const head = page.html.slice(0, SCAN_CHARS);
+  for (const rule of VENDOR_RULES) {
+    if (rule.statuses !== null && !rule.statuses.includes(page.status)) continue;
+    if (rule.pattern.test(head)) return rule.signature;
+  }
+  const text = visibleTextLength(head);
+  if (text < CAPTCHA_PAGE_TEXT && CAPTCHA_WIDGET.test(head) && PROVE_HUMAN.test(head)) {
+    return 'captcha';
+  }
+  if (!memory) return null;
+  const ok = page.status >= 200 && page.status < 300;
+  if (ok && text === 0 && memory.memory.hadContent(memory.url)) return 'empty';
+  if (ok && text >= HAD_CONTENT_TEXT) memory.memory.remember(memory.url);
+  return null;
+}

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { blockSignature, ContentMemory } from '../../../src/scrape/engines/block-signatures.js';
+
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+const TEXT = 'A page with plenty of text on it, as an article or a catalogue has. '.repeat(10);
+
+describe('blockSignature: the table of block pages', () => {
+  const cases: [string, number, string][] = [
+    [
+      'cloudflare-challenge',
+      403,
+      page(
+        '<script src="/cdn-cgi/challenge-platform/x.js"></script>',
+        '<title>Just a moment...</title>',
+      ),
+    ],
+    ['cloudflare-challenge', 503, page('<form id="challenge-form" action="/?__cf_chl_f_tk=1">')],
+    [
+      'akamai',
+      403,
+      page("<h1>Access Denied</h1>You don't have permission. Reference #18.abc.1700000000.1"),
+    ],
+    ['datadome', 403, page('<script src="https://ct.captcha-delivery.com/c.js"></script>')],
+    [
+      'perimeterx',
+      403,
+      page('<div id="px-captcha"></div><p>Press &amp; Hold to confirm you are a human</p>'),
+    ],
+    ['imperva', 200, page('<iframe src="/_Incapsula_Resource?SWUDNSAI=31"></iframe>')],
+    [
+      'aws-waf',
+      405,
+      page('<script>window.awsWafCookieDomainList = []; AwsWafIntegration.getToken()</script>'),
+    ],
+    [
+      'kasada',
+      429,
+      page(
+        '<script src="/149e9513-01fa-4fb0-aad4-566afd725d1b/2d206a39-8ed7-437e-a3be-862e0f06eea3/ips.js"></script>',
+      ),
+    ],
+    ['sucuri', 403, page('<title>Sucuri WebSite Firewall - Access Denied</title>')],
+    [
+      'f5-rejected',
+      200,
+      page(
+        'The requested URL was rejected. Please consult with your administrator. Your support ID is: 123',
+      ),
+    ],
+    [
+      'unusual-traffic',
+      429,
+      page('Our systems have detected unusual traffic from your computer network.'),
+    ],
+    [
+      'captcha',
+      200,
+      page('<div class="g-recaptcha" data-sitekey="x"></div><p>Please verify you are a human</p>'),
+    ],
+  ];
+  for (const [signature, status, html] of cases) {
+    it(`${signature} (${status})`, () => {
+      assert.equal(blockSignature({ status, html }), signature);
+    });
+  }
+
+  it("a plain 403, 404, 429 or 503 without a signature is the target's own answer", () => {
+    for (const status of [403, 404, 429, 503]) {
+      assert.equal(blockSignature({ status, html: page('<h1>Forbidden</h1>') }), null);
+    }
+  });
+
+  it('a vendor named on an ordinary 200 page is no block (their scripts run on real pages)', () => {
+    assert.equal(
+      blockSignature({
+        status: 200,
+        html: page(
+          `<p>${TEXT}</p><script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>`,
+        ),
+      }),
+      null,
+    );
+    assert.equal(
+      blockSignature({
+        status: 200,
+        html: page(`<p>${TEXT}</p><div class="g-recaptcha"></div><p>verify</p>`.repeat(5)),
+      }),
+      null,
+    );
+  });
+
+  it('what is not HTML is never a block page', () => {
+    assert.equal(
+      blockSignature({ status: 403, html: 'cf-chl-', contentType: 'application/json' }),
+      null,
+    );
+  });
+
+  it('an empty answer where the URL had content is blocked; an always-empty page is not', () => {
+    const memory = new ContentMemory(2);
+    const url = 'https://shop.example/item';
+    assert.equal(
+      blockSignature({ status: 200, html: page('') }, { memory, url }),
+      null,
+      'never seen',
+    );
+    assert.equal(
+      blockSignature({ status: 200, html: page(`<p>${TEXT}</p>`) }, { memory, url }),
+      null,
+    );
+    assert.equal(blockSignature({ status: 200, html: page('') }, { memory, url }), 'empty');
+    // Bounded: the oldest URL is forgotten.
+    for (const other of ['https://a.example/', 'https://b.example/']) {
+      blockSignature({ status: 200, html: page(`<p>${TEXT}</p>`) }, { memory, url: other });
+    }
+    assert.equal(memory.hadContent(url), false);
+  });
+});

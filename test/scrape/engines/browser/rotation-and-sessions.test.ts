@@ -1,0 +1,115 @@
+/**
+ * Renders through an upstream proxy: each scrape opens its own connections to the proxy
+ * (the warm page is reused, its connections out are not), with the guard proxy and
+ * without it; a sticky session's renders carry one set of cookies.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { createBrowserEngine } from '../../../../src/scrape/engines/browser/index.js';
+import { SessionStore } from '../../../../src/scrape/net/sessions.js';
+import type { ProxyEndpoint, ScrapeOptions } from '../../../../src/scrape/types.js';
+import { type FixtureSite, startFixtureSite } from '../../../helpers/fixture-site.js';
+import { type ForwardProxy, startForwardProxy } from '../../../helpers/forward-proxy.js';
+import { renderPlan } from './plan-fixture.js';
+
+let site: FixtureSite;
+let proxy: ForwardProxy;
+const sessions = new SessionStore();
+/** Guarded, as in production, with the loopback site the only address allowed. */
+const guarded = createBrowserEngine({
+  allowPrivateNetworks: false,
+  sessions,
+  guard: {
+    lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+    isAllowedAddress: (ip) => ip === '127.0.0.1',
+  },
+});
+const direct = createBrowserEngine({ allowPrivateNetworks: true, sessions });
+const cookies: string[] = [];
+let issued = 0;
+
+before(async () => {
+  site = await startFixtureSite();
+  site.route('/shop', (req, res) => {
+    cookies.push(req.headers.cookie ?? '');
+    const headers: Record<string, string> = { 'content-type': 'text/html' };
+    if (!/\bsid=/.test(req.headers.cookie ?? '')) {
+      issued += 1;
+      headers['set-cookie'] = `sid=visitor-${issued}; Path=/`;
+    }
+    res.writeHead(200, headers);
+    res.end('<!doctype html><title>Shop</title><p>Welcome</p>');
+  });
+  proxy = await startForwardProxy();
+});
+
+after(async () => {
+  await guarded.close();
+  await direct.close();
+  await sessions.close();
+  await proxy.close();
+  await site.close();
+});
+
+beforeEach(() => {
+  proxy.resetCounters();
+  cookies.length = 0;
+});
+
+const via: ProxyEndpoint[] = [];
+const render = (
+  engine: typeof guarded,
+  host: string,
+  options: Partial<ScrapeOptions> = {},
+  isolationKey = 'account-a',
+) =>
+  engine.render(
+    renderPlan(`http://${host}:${site.port}/shop`, options, { proxies: via, isolationKey }),
+  );
+
+describe('rotation per render', () => {
+  before(() => {
+    via.length = 0;
+    via.push({ url: proxy.url, type: 'datacenter', country: null });
+  });
+
+  test('guarded: five renders on one warm page, each on new connections to the proxy', async () => {
+    const contexts = guarded.status().contextsCreated;
+    for (let i = 1; i <= 5; i += 1) {
+      const before = proxy.connections();
+      const snapshot = await render(guarded, '127.0.0.1');
+      assert.equal(snapshot.status, 200);
+      assert.ok(proxy.connections() > before, `render ${i} opened its own connection`);
+    }
+    assert.ok(guarded.status().contextsCreated - contexts <= 1, 'the warm page was reused');
+    assert.ok(
+      cookies.every((cookie) => cookie === ''),
+      'nothing carried between renders',
+    );
+  });
+
+  test('direct (private networks allowed): a proxied page is not reused, so neither are its connections', async () => {
+    const contexts = direct.status().contextsCreated;
+    for (let i = 1; i <= 3; i += 1) {
+      const before = proxy.connections();
+      await render(direct, '127.0.0.1');
+      assert.ok(proxy.connections() > before, `render ${i} opened its own connection`);
+    }
+    assert.equal(direct.status().contextsCreated - contexts, 3);
+  });
+});
+
+describe('sticky session renders', () => {
+  test('five renders of one session carry one set of cookies; another account has its own', async () => {
+    const before = issued;
+    sessions.open('account-a', 'basket', 'datacenter', null, () => via);
+    sessions.open('account-b', 'basket', 'datacenter', null, () => via);
+    for (let i = 0; i < 5; i += 1) await render(guarded, '127.0.0.1', { sessionId: 'basket' });
+    assert.equal(issued - before, 1);
+    assert.deepEqual(new Set(cookies.slice(1)), new Set([`sid=visitor-${before + 1}`]));
+    cookies.length = 0;
+    await render(guarded, '127.0.0.1', { sessionId: 'basket' }, 'account-b');
+    assert.deepEqual(cookies, ['']);
+    assert.equal(issued - before, 2);
+  });
+});
