@@ -12,6 +12,7 @@
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
+import { removeRelatedLinks } from './related-links.js';
 
 const CAPTION = /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info/i;
 const METADATA =
@@ -30,6 +31,7 @@ export function trimArticle(article: ElementNode): void {
   };
   walk(article);
   removeNodes(doomed);
+  removeRelatedLinks(article);
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);
