@@ -1,5 +1,7 @@
 /**
- * "Read more" blocks inside an article: news and blog templates (and editors by hand) put
+ * Credit lines and "Read more" blocks inside an article. Credits: a short block that is only
+ * "Photo: ...", "Quelle: ..." names where a picture or text came from, not the story.
+ * "Read more" blocks: news and blog templates (and editors by hand) put
  * links to other stories between or after the paragraphs, introduced by a fixed label in the
  * site's language ("Read more: <link>", "Lesen Sie auch", "Lea también:", "Czytaj też"...).
  * They are navigation, not the story. A block is dropped when it starts with such a label
@@ -71,6 +73,10 @@ const LABEL_ONLY = new RegExp(`^(?:${LABELS.join('|')})\\s*[:：»>]?\\s*$`, 'iu
 const BLOCKS = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'aside']);
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** Credit labels in the languages of the pages seen most; a colon must follow. */
+const CREDIT =
+  /^(?:foto|fotos|photo|photos|bild|bilder|image|images|crédits? photos?|credits?|quelle|source|źródło|fuente|fonte)\s*:/iu;
+
 export function removeRelatedLinks(article: ElementNode): void {
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
@@ -83,6 +89,11 @@ export function removeRelatedLinks(article: ElementNode): void {
         continue;
       }
       const text = innerText(child);
+      if (text.length < 100 && CREDIT.test(text)) {
+        // a photo credit or source line on its own ("Foto: dpa", "Source: Reuters")
+        doomed.push(child);
+        continue;
+      }
       if (text.length > 300 || !LABEL.test(text)) {
         walk(child);
         continue;
