@@ -10,6 +10,7 @@
  * other elements named like captions (photo credits, "Image: GETTY") are dropped, which
  * gained 0.955 → 0.970 on articles.
  */
+import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { removeRelatedLinks } from './related-links.js';
@@ -32,6 +33,8 @@ export function trimArticle(article: ElementNode): void {
   walk(article);
   removeNodes(doomed);
   removeRelatedLinks(article);
+  // a named element holding more than this share of the article is the text's own wrapper
+  discardNamedBoilerplate(article, 0.4);
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);
