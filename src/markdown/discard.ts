@@ -13,6 +13,9 @@ import { type ElementNode, removeNodes } from './dom.js';
 import { TreeStats } from './tree-stats.js';
 
 const NAMES = [
+  'meta',
+  'embed',
+  'premium',
   'footer',
   'related',
   'viral',
