@@ -13,6 +13,11 @@ import { innerText, linkDensity } from './measure.js';
 
 const LABELS = [
   'read more',
+  'see more',
+  "don't miss",
+  'don’t miss',
+  'most read',
+  'trending',
   'read also',
   'also read',
   'see also',
