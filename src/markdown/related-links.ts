@@ -10,6 +10,7 @@
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity } from './measure.js';
+import { TreeStats } from './tree-stats.js';
 
 const LABELS = [
   'read more',
@@ -83,6 +84,8 @@ const CREDIT =
   /^(?:foto|fotos|photo|photos|bild|bilder|image|images|crédits? photos?|credits?|quelle|source|źródło|fuente|fonte)\s*:/iu;
 
 export function removeRelatedLinks(article: ElementNode): void {
+  // lengths from one bottom-up pass: measuring each nested block's text anew is quadratic
+  const stats = new TreeStats();
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     const children = el.children;
@@ -93,13 +96,17 @@ export function removeRelatedLinks(article: ElementNode): void {
         walk(child);
         continue;
       }
+      if (stats.of(child).length > 300) {
+        walk(child);
+        continue;
+      }
       const text = innerText(child);
       if (text.length < 100 && CREDIT.test(text)) {
         // a photo credit or source line on its own ("Foto: dpa", "Source: Reuters")
         doomed.push(child);
         continue;
       }
-      if (text.length > 300 || !LABEL.test(text)) {
+      if (!LABEL.test(text)) {
         walk(child);
         continue;
       }
