@@ -145,7 +145,12 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     const length = textLength(hinted);
     if (length >= TOO_LITTLE_TEXT && length >= bestLength) return hinted;
   }
-  return best && bestLength >= TOO_LITTLE_TEXT ? best : wholeBody(body);
+  if (best && bestLength >= TOO_LITTLE_TEXT) return best;
+  // the fallback is trimmed like an extracted article: its related links, credits and named
+  // boilerplate are as little content there
+  const whole = wholeBody(body);
+  trimArticle(whole);
+  return whole;
 }
 
 /** Extraction restricted to the hinted container, or null when the page names none. */
