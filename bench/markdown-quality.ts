@@ -1,22 +1,36 @@
 /**
- * Markdown quality bench: runs a converter in one process over a corpus folder
- * (ground-truth.json + <id>.html.gz), writes <outdir>/<id>.md, records per-page conversion
- * time, then scores the outputs with /work/shared/tools/score-markdown.mjs.
+ * Markdown quality bench: the three shared corpora (articles, readability, segments) scored in
+ * one run, and the per-page conversion time in process.
  *
- *   node --import tsx bench/markdown-quality.ts --corpus ../shared/corpus/articles
- *     [--out DIR] [--converter pagegrab|readability] [--scorer PATH] [--warmup N] [--verbose]
+ *   node scripts/build.mjs   # the API mode runs the built service
+ *   node --import tsx bench/markdown-quality.ts [--mode api|process] [--corpora a,b,c]
+ *     [--out DIR] [--converter pagegrab|readability] [--worst N] [--warmup N] [--jobs N]
  *
- * Timing is per page inside this process, after converting the first N pages once untimed
- * (default 5) so that the JIT warm-up of a fresh process does not count as page time.
+ * --mode api (default): the built service runs as a child process (bench/lib/servers.ts), the
+ * corpus pages are served from a loopback server in this process (articles and readability
+ * as `text/html; charset=utf-8`, as they are stored; segments with their original bytes as
+ * bare `text/html`, so that the page's own declaration or sniffing decides), and each page is
+ * scraped with `markdown=true&render=false` through /api/scraper. Then the same pages are
+ * converted in this process, untimed warm-up first, for the per-page time.
+ * --mode process: only the in-process conversion (decoded as the service decodes), scored;
+ * quick to iterate with. --converter readability is process mode only.
+ *
+ * Scores: /work/shared/tools/score-markdown.mjs (articles, readability: markdown-f1) and
+ * score-segments.mjs (segments: segments-f1; --worst N lists the pages with most misses).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { htmlToMarkdown } from '../src/markdown/index.js';
+import { decodeBody } from '../src/scrape/net/charset.js';
+import { startChildServer } from './lib/child-server.js';
+import { loadAverage } from './lib/load.js';
 import { readabilityTurndown } from './markdown/baseline-readability.js';
 
 type Converter = (html: string, pageUrl: string) => string;
@@ -27,67 +41,166 @@ const CONVERTERS: Record<string, Converter> = {
 
 const { values } = parseArgs({
   options: {
-    corpus: { type: 'string' },
+    mode: { type: 'string', default: 'api' },
+    corpora: { type: 'string', default: 'articles,readability,segments' },
+    root: { type: 'string', default: '/work/shared/corpus' },
+    tools: { type: 'string', default: '/work/shared/tools' },
     out: { type: 'string' },
     converter: { type: 'string', default: 'pagegrab' },
-    scorer: { type: 'string', default: '/work/shared/tools/score-markdown.mjs' },
-    verbose: { type: 'boolean', default: false },
+    worst: { type: 'string', default: '0' },
     warmup: { type: 'string', default: '5' },
+    jobs: { type: 'string', default: '4' },
   },
 });
-if (!values.corpus) {
-  process.stderr.write('usage: bench/markdown-quality.ts --corpus DIR [--out DIR] [--converter]\n');
-  process.exit(2);
-}
 const converter = CONVERTERS[values.converter ?? 'pagegrab'];
-if (!converter) {
-  process.stderr.write(`unknown converter ${values.converter}\n`);
+if (!converter || (values.mode !== 'api' && values.mode !== 'process')) {
+  process.stderr.write('usage: bench/markdown-quality.ts [--mode api|process] [--converter]\n');
   process.exit(2);
 }
-const corpus = resolve(values.corpus);
-const outDir = resolve(
-  values.out ?? join(tmpdir(), `markdown-bench-${basename(corpus)}-${values.converter}`),
-);
-mkdirSync(outDir, { recursive: true });
-
-const truth = JSON.parse(readFileSync(join(corpus, 'ground-truth.json'), 'utf8')) as Record<
-  string,
-  { url: string }
->;
-const ids = Object.keys(truth).sort();
-const readPage = (id: string) =>
-  gunzipSync(readFileSync(join(corpus, `${id}.html.gz`))).toString('utf8');
-for (const id of ids.slice(0, Number(values.warmup) || 0)) {
-  converter(readPage(id), truth[id]?.url ?? 'http://localhost/');
-}
-// CPU time is reported beside wall time: on a shared, loaded machine wall time mostly
-// measures the neighbours.
-const times: { id: string; ms: number; cpuMs: number }[] = [];
-for (const id of ids) {
-  const html = readPage(id);
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  const md = converter(html, truth[id]?.url ?? 'http://localhost/');
-  const c1 = process.cpuUsage(c0);
-  const ms = performance.now() - t0;
-  times.push({ id, ms, cpuMs: (c1.user + c1.system) / 1000 });
-  writeFileSync(join(outDir, `${id}.md`), md);
+if (values.mode === 'api' && values.converter !== 'pagegrab') {
+  process.stderr.write('--converter other than pagegrab needs --mode process\n');
+  process.exit(2);
 }
 
-function stats(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
+interface Page {
+  id: string;
+  url: string;
+  bytes: Buffer;
+  /** The Content-Type the page is served with (and decoded by, in process). */
+  contentType: string;
+}
+interface Corpus {
+  name: string;
+  dir: string;
+  kind: 'markdown' | 'segments';
+  pages: Page[];
+}
+
+function loadCorpus(name: string): Corpus {
+  const dir = resolve(values.root ?? '', name);
+  const segments = name === 'segments';
+  const truth = JSON.parse(
+    readFileSync(join(dir, segments ? 'evaldata.json' : 'ground-truth.json'), 'utf8'),
+  ) as Record<string, { url: string }>;
+  const pages = Object.keys(truth)
+    .sort()
+    .map((id) => ({
+      id,
+      url: truth[id]?.url ?? '',
+      bytes: gunzipSync(readFileSync(join(dir, `${id}.html.gz`))),
+      contentType: segments ? 'text/html' : 'text/html; charset=utf-8',
+    }));
+  return { name, dir, kind: segments ? 'segments' : 'markdown', pages };
+}
+
+const corpora = (values.corpora ?? '').split(',').filter(Boolean).map(loadCorpus);
+const outRoot = resolve(values.out ?? join(tmpdir(), `markdown-bench-${values.mode}`));
+const outDir = (c: Corpus) => join(outRoot, c.name);
+for (const c of corpora) mkdirSync(outDir(c), { recursive: true });
+
+/** Converts a page as the service does: bytes decoded by their declaration, then Markdown. */
+function convertInProcess(page: Page): string {
+  const html = decodeBody(page.bytes, page.contentType).text;
+  return (converter as Converter)(html, /^https?:/.test(page.url) ? page.url : 'http://localhost/');
+}
+
+async function scrapeThroughApi(): Promise<void> {
+  const pages = new Map<string, Page>();
+  for (const c of corpora) for (const p of c.pages) pages.set(`/${c.name}/${p.id}`, p);
+  const site = createServer((req, res) => {
+    const page = pages.get(req.url ?? '');
+    if (!page) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': page.contentType, 'content-length': page.bytes.length });
+    res.end(page.bytes);
+  });
+  await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const service = await startChildServer('service');
+  try {
+    const queue = corpora.flatMap((c) => c.pages.map((p) => ({ c, p })));
+    const failures: string[] = [];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const target = `${origin}/${next.c.name}/${next.p.id}`;
+        const query = new URLSearchParams({
+          api_key: service.apiKey ?? '',
+          url: target,
+          markdown: 'true',
+          render: 'false',
+        });
+        const answer = await fetch(`${service.url}/api/scraper?${query}`);
+        const body = await answer.text();
+        if (answer.status !== 200) failures.push(`${next.p.id}: ${answer.status} ${body}`);
+        writeFileSync(join(outDir(next.c), `${next.p.id}.md`), answer.status === 200 ? body : '');
+      }
+    };
+    await Promise.all(Array.from({ length: Number(values.jobs) || 4 }, worker));
+    for (const f of failures) process.stdout.write(`API failure ${f}\n`);
+  } finally {
+    await service.stop();
+    site.close();
+  }
+}
+
+interface Timing {
+  id: string;
+  ms: number;
+  cpuMs: number;
+}
+
+function timeInProcess(c: Corpus, write: boolean): Timing[] {
+  for (const p of c.pages.slice(0, Number(values.warmup) || 0)) convertInProcess(p);
+  const times: Timing[] = [];
+  for (const p of c.pages) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const md = convertInProcess(p);
+    const c1 = process.cpuUsage(c0);
+    times.push({ id: p.id, ms: performance.now() - t0, cpuMs: (c1.user + c1.system) / 1000 });
+    if (write) writeFileSync(join(outDir(c), `${p.id}.md`), md);
+  }
+  return times;
+}
+
+function stats(list: number[]): string {
+  const sorted = [...list].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return `median ${at(0.5).toFixed(1)} p90 ${at(0.9).toFixed(1)} max ${(sorted.at(-1) ?? 0).toFixed(1)}`;
 }
-const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a), { id: '', ms: 0, cpuMs: 0 });
 
-const args = [values.scorer ?? '', '--corpus', corpus, '--outputs', outDir];
-if (values.verbose) args.push('--verbose');
-const scored = spawnSync(process.execPath, args, { encoding: 'utf8' });
-const lines = scored.stdout.trim().split('\n');
-if (values.verbose) process.stdout.write(`${lines.slice(0, -1).join('\n')}\n`);
-process.stdout.write(`${lines.at(-1) ?? scored.stderr}\n`);
-process.stdout.write(
-  `timing ms/page (${values.converter}, ${times.length} pages): wall ${stats(times.map((t) => t.ms))}; ` +
-    `cpu ${stats(times.map((t) => t.cpuMs))}; slowest ${slowest.id}; outputs in ${outDir}\n`,
+function score(c: Corpus): string {
+  const segments = c.kind === 'segments';
+  const args = [
+    join(values.tools ?? '', segments ? 'score-segments.mjs' : 'score-markdown.mjs'),
+    '--corpus',
+    c.dir,
+    '--outputs',
+    outDir(c),
+  ];
+  if (segments && Number(values.worst) > 0) args.push('--worst', values.worst ?? '0');
+  const scored = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const lines = scored.stdout.trim().split('\n');
+  if (segments && Number(values.worst) > 0)
+    process.stdout.write(`${lines.slice(0, -2).join('\n')}\n`);
+  return lines.at(-1) ?? scored.stderr;
+}
+
+process.stdout.write(`load average at start ${loadAverage()}\n`);
+if (values.mode === 'api') await scrapeThroughApi();
+const allTimes: Timing[] = [];
+const lines: string[] = [];
+for (const c of corpora) {
+  const times = timeInProcess(c, values.mode === 'process');
+  allTimes.push(...times);
+  const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a), { id: '', ms: 0, cpuMs: 0 });
+  lines.push(`${c.name} (${values.mode}): ${score(c)}`);
+  lines.push(
+    `  in-process ms/page (${values.converter}, ${times.length} pages): wall ${stats(times.map((t) => t.ms))}; ` +
+      `cpu ${stats(times.map((t) => t.cpuMs))}; slowest ${slowest.id}`,
+  );
+}
+lines.push(
+  `all ${allTimes.length} pages in process: wall ${stats(allTimes.map((t) => t.ms))}; ` +
+    `cpu ${stats(allTimes.map((t) => t.cpuMs))}; load average at end ${loadAverage()}; outputs in ${outRoot}`,
 );
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -13,6 +13,9 @@ import { TreeStats } from './tree-stats.js';
 
 export type { ExtractFlags } from './scorable.js';
 
+/** Commas one element may score (Readability counts them all). */
+const MAX_COMMAS = 25;
+
 /** Extracts the article from `body` (which it mutates). Returns a new container element. */
 export function grabArticle(body: ElementNode, title: string, flags: ExtractFlags): ElementNode {
   const scores = new Map<ElementNode, number>();
@@ -26,7 +29,10 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
     if (text.length < 25) continue;
     const ancestors = ancestorsOf(el, 5);
     if (ancestors.length === 0) continue;
-    const contentScore = 1 + text.commas + Math.min(Math.floor(text.length / 100), 3);
+    // commas count clauses; past a long paragraph's worth they are an inline list (names,
+    // keywords, signatories), which must not outweigh the paragraphs of the text
+    const contentScore =
+      1 + Math.min(text.commas, MAX_COMMAS) + Math.min(Math.floor(text.length / 100), 3);
     ancestors.forEach((ancestor, level) => {
       if (!ancestor.parent) return;
       if (!scores.has(ancestor)) scores.set(ancestor, initialScore(ancestor, flags));

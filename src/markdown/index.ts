@@ -11,10 +11,20 @@
  */
 import { isHidden, removeChrome } from './boilerplate.js';
 import { cloneElement } from './clone.js';
-import { type ElementNode, findFirst, type Node, parseDocument, removeNodes } from './dom.js';
+import { findHintedContainer } from './content-hints.js';
+import {
+  createElement,
+  type ElementNode,
+  findFirst,
+  type Node,
+  parseDocument,
+  removeNodes,
+} from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
+import { findHeadline, prependHeadline } from './headline.js';
 import { textLength } from './measure.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 
 /**
@@ -43,6 +53,13 @@ export interface MarkdownOptions {
    * door's onlyMainContent=false).
    */
   mainContent?: boolean;
+  /**
+   * Main content only: put the page's headline (headline.ts) first as `# ...` unless the
+   * content already starts with it. Off by default: the shared corpora's ground truth has no
+   * headline, and adding it costs 0.010 (articles) and 0.008 (readability) of markdown-f1
+   * (BENCHMARKS.md, issue 14).
+   */
+  headline?: boolean;
 }
 
 /** Never throws: returns '' for empty or unusable input, best effort otherwise. */
@@ -56,7 +73,10 @@ export function htmlToMarkdown(
     const doc = parseDocument(html);
     const resolver = urlResolver(pageUrl, doc.baseHref);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = options.mainContent === false ? visibleBody(body) : mainContent(body, doc.title);
+    const chosen =
+      options.mainContent === false
+        ? visibleBody(body)
+        : mainContent(body, doc.title, options.headline === true);
     return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
@@ -77,7 +97,7 @@ export function extractMainContent(
     if (typeof html !== 'string' || html.length === 0) return { html: '', markdown: '' };
     const doc = parseDocument(html);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(body, doc.title);
+    const chosen = mainContent(body, doc.title, false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
@@ -85,7 +105,15 @@ export function extractMainContent(
   }
 }
 
-function mainContent(body: ElementNode, title: string): ElementNode {
+function mainContent(body: ElementNode, title: string, withHeadline: boolean): ElementNode {
+  // the headline is looked for on the page as parsed: extraction removes it
+  const headline = withHeadline ? findHeadline(body, title) : '';
+  const content = extractedContent(body, title);
+  prependHeadline(content, headline);
+  return content;
+}
+
+function extractedContent(body: ElementNode, title: string): ElementNode {
   removeChrome(body, textLength(body));
 
   let best: ElementNode | null = null;
@@ -108,7 +136,36 @@ function mainContent(body: ElementNode, title: string): ElementNode {
     }
     if (length >= ENOUGH_TEXT) break;
   }
-  return best && bestLength >= TOO_LITTLE_TEXT ? best : wholeBody(body);
+  // The container the page names as its text (content-hints.ts), scored on its own: taken
+  // when it holds at least as much as the scorer found in the whole page (the scorer had
+  // picked a part of it, or a block beside it). A shorter hint is not trusted: templates
+  // often split the story over several named columns and the first one is only a part.
+  const hinted = hintedArticle(body, title);
+  if (hinted) {
+    const length = textLength(hinted);
+    if (length >= TOO_LITTLE_TEXT && length >= bestLength) return hinted;
+  }
+  if (best && bestLength >= TOO_LITTLE_TEXT) return best;
+  // the fallback is trimmed like an extracted article: its related links, credits and named
+  // boilerplate are as little content there
+  const whole = wholeBody(body);
+  trimArticle(whole);
+  return whole;
+}
+
+/** Extraction restricted to the hinted container, or null when the page names none. */
+function hintedArticle(body: ElementNode, title: string): ElementNode | null {
+  const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
+  if (!container) return null;
+  const scope = createElement('body');
+  scope.children = [cloneElement(container, scope)];
+  const article = grabArticle(scope, title, {
+    stripUnlikely: true,
+    weightClasses: true,
+    cleanConditionally: true,
+  });
+  trimArticle(article);
+  return article;
 }
 
 function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {

@@ -94,6 +94,7 @@ const MEDIA_IN_P = new Set(['img', 'embed', 'object', 'iframe', 'picture', 'vide
 function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags, stats: TreeStats): boolean {
   if (tag === 'table' && isDataTable(el)) return false;
   if (hasAncestor(el, 'code', 0) || insideDataTable(el)) return false;
+  if (insideRecipe(el)) return false;
   const s = stats.of(el);
   const textLength = s.length;
   const isList = tag === 'ul' || tag === 'ol' || (textLength > 0 && s.listText / textLength > 0.9);
@@ -177,3 +178,14 @@ function guessDataTable(table: ElementNode): boolean {
 }
 
 const DATA_HINTS = new Set(['col', 'colgroup', 'tfoot', 'thead', 'th']);
+
+const RECIPE =
+  /(?:^|[\s_-])(?:wprm-recipe|recipe-card|easyrecipe|tasty-recipes|mv-create-card|recipe-ingredients|recipe-instructions|recipe-directions|ingredients|directions|instructions)(?:$|[\s_-])/i;
+/** A recipe card (schema.org Recipe or the recipe plugins' markup): its lists are the content. */
+function insideRecipe(el: ElementNode): boolean {
+  for (let p: ElementNode | null = el; p; p = p.parent) {
+    if ((p.attrs.itemtype ?? '').includes('schema.org/Recipe')) return true;
+    if (RECIPE.test(`${p.attrs.class ?? ''} ${p.attrs.id ?? ''}`)) return true;
+  }
+  return false;
+}

@@ -135,7 +135,7 @@ function isByline(el: ElementNode, match: string): boolean {
 }
 
 /** Readability's title check: share of the heading's words that also appear in the title. */
-function similar(title: string, heading: string): boolean {
+export function similar(title: string, heading: string): boolean {
   if (!title || !heading) return false;
   const a = new Set(title.toLowerCase().split(/\W+/).filter(Boolean));
   const b = heading.toLowerCase().split(/\W+/).filter(Boolean);

@@ -3,10 +3,13 @@
  * as UTF-8). The order follows the WHATWG encoding sniffing algorithm: BOM, then the
  * Content-Type charset, then a `<meta>` declaration near the start, then a default.
  *
- * Default for undeclared bodies: UTF-8 when the bytes are valid UTF-8, windows-1252
- * otherwise. Browsers use a locale default (windows-1252 in the West) and then sniff; a
- * modern undeclared page is far more often UTF-8, and valid UTF-8 is almost never intended
- * as windows-1252, so checking validity first gets both cases right. JSON is always UTF-8.
+ * Undeclared bodies are sniffed: UTF-8 when the bytes are valid UTF-8 (a modern undeclared
+ * page is far more often UTF-8, and valid UTF-8 is almost never meant as anything else);
+ * otherwise the encoding ICU's statistical detector (the `chardet` package) ranks first, as
+ * browsers sniff with their own detectors (Firefox's chardetng) rather than trusting a
+ * locale default: an undeclared Shift_JIS, GB18030 or KOI8-R page must not come out as
+ * windows-1252 mojibake. windows-1252 remains the default when the detector has no answer
+ * or names an encoding the WHATWG table does not know. JSON is always UTF-8.
  *
  * Labels are resolved by the WHATWG table (Node's TextDecoder knows it: `latin1` and
  * `iso-8859-1` mean windows-1252, `sjis` means Shift_JIS). Decoding is not left to
@@ -14,8 +17,10 @@
  * 0x80..0x9F. windows-1252 is decoded here (exactly per WHATWG); other legacy encodings
  * by iconv-lite, falling back to TextDecoder (ICU) for the few iconv-lite lacks.
  */
+import { detect } from 'chardet';
 import iconv from 'iconv-lite';
 
+/** `sniffed`: valid UTF-8, or the detector's guess for other bytes; `default`: windows-1252. */
 export type CharsetSource = 'bom' | 'header' | 'meta' | 'json' | 'sniffed' | 'default';
 
 export interface DecodedBody {
@@ -136,7 +141,20 @@ export function decodeBody(bytes: Uint8Array, contentType: string | null | undef
     if (fromMeta) return { text: decodeAs(bytes, fromMeta), charset: fromMeta, source: 'meta' };
   }
 
-  return isValidUtf8(bytes)
-    ? { text: decodeAs(bytes, 'utf-8'), charset: 'utf-8', source: 'sniffed' }
-    : { text: decodeWindows1252(bytes), charset: 'windows-1252', source: 'default' };
+  if (isValidUtf8(bytes))
+    return { text: decodeAs(bytes, 'utf-8'), charset: 'utf-8', source: 'sniffed' };
+  const guessed = sniffLegacy(bytes);
+  if (guessed) return { text: decodeAs(bytes, guessed), charset: guessed, source: 'sniffed' };
+  return { text: decodeWindows1252(bytes), charset: 'windows-1252', source: 'default' };
+}
+
+/**
+ * The detector's guess for bytes that are not UTF-8, as a WHATWG name; null when it has none,
+ * names a Unicode encoding (the bytes were just shown not to be UTF-8; UTF-16 without a BOM is
+ * not guessed, as browsers do not) or one the WHATWG table does not know.
+ */
+function sniffLegacy(bytes: Uint8Array): string | null {
+  const name = detect(bytes);
+  if (!name || /^(?:utf|iso-2022)/i.test(name)) return null;
+  return resolveLabel(name);
 }

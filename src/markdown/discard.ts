@@ -1,0 +1,98 @@
+/**
+ * Boilerplate named as such, inside an extracted article: the class and id conventions of
+ * CMS themes and plugins for what sits beside the text (trafilatura's OVERALL_DISCARD_XPATH:
+ * related posts, share and social bars, tag lists, author boxes, ratings, print buttons,
+ * breadcrumbs, tables of contents, teasers, widgets, back-to-top links...).
+ *
+ * The scorer (extract.ts) has already chosen the article by its text; these elements are
+ * what the chosen container also holds. A named element is dropped only when it is a small
+ * part of the article, so a wrapper that happens to carry such a name around the text
+ * itself (e.g. `class="post-with-sidebar"`) is kept.
+ */
+import { type ElementNode, removeNodes } from './dom.js';
+import { TreeStats } from './tree-stats.js';
+
+const NAMES = [
+  'meta',
+  'embed',
+  'premium',
+  'footer',
+  'related',
+  'viral',
+  'share-',
+  'sharing',
+  'social',
+  'sociable',
+  'syndication',
+  'newsletter',
+  'subnav',
+  'cookie',
+  'sidebar',
+  'banner',
+  'menu',
+  'navbar',
+  'navigation',
+  'navbox',
+  'post-nav',
+  'breadcrumb',
+  'bread-crumb',
+  'author',
+  'button',
+  'byline',
+  'rating',
+  'timestamp',
+  'user-info',
+  'user-profile',
+  '-ad-',
+  'article-infos',
+  'infoline',
+  'outbrain',
+  'taboola',
+  'criteo',
+  'most-popular',
+  'mol-factbox',
+  '-stories',
+  'overlay',
+  'paid-content',
+  'paidcontent',
+  'comments-title',
+  'nocomments',
+  'akismet',
+  'hide-print',
+  'noprint',
+  'print-button',
+  'disclaimer',
+  'backlink',
+  'back-link',
+  'to-top',
+  'toc-container',
+];
+const NAMED = new RegExp(NAMES.map((n) => n.replace(/[-]/g, '\\-')).join('|'), 'i');
+/** Names that must start the class or id: shorter words that occur inside others. */
+const STARTS = /^(?:shar|nav|reply-|hide-|tags?(?:$|[\s_-]))/i;
+/** The element kinds trafilatura's rule applies to (containers and text blocks). */
+const TAGS = new Set(['div', 'section', 'span', 'p', 'ul', 'ol', 'li', 'aside', 'figure', 'dl']);
+
+/** Removes named boilerplate holding at most `share` of the article's text. */
+export function discardNamedBoilerplate(article: ElementNode, share: number): void {
+  const stats = new TreeStats();
+  const total = stats.of(article).length;
+  const doomed: ElementNode[] = [];
+  const walk = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (TAGS.has(child.tag) && isNamed(child) && stats.of(child).length <= total * share) {
+        doomed.push(child);
+      } else walk(child);
+    }
+  };
+  walk(article);
+  removeNodes(doomed);
+}
+
+function isNamed(el: ElementNode): boolean {
+  const cls = el.attrs.class ?? '';
+  const id = el.attrs.id ?? '';
+  if (!cls && !id) return false;
+  return NAMED.test(cls) || NAMED.test(id) || STARTS.test(cls) || STARTS.test(id);
+}

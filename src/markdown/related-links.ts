@@ -1,0 +1,134 @@
+/**
+ * Credit lines and "Read more" blocks inside an article. Credits: a short block that is only
+ * "Photo: ...", "Quelle: ..." names where a picture or text came from, not the story.
+ * "Read more" blocks: news and blog templates (and editors by hand) put
+ * links to other stories between or after the paragraphs, introduced by a fixed label in the
+ * site's language ("Read more: <link>", "Lesen Sie auch", "Lea también:", "Czytaj też"...).
+ * They are navigation, not the story. A block is dropped when it starts with such a label
+ * and is either little more than the label (a heading for a list of links, which goes with
+ * it) or a short line that is mostly a link.
+ */
+import { type ElementNode, removeNodes } from './dom.js';
+import { innerText, linkDensity } from './measure.js';
+import { TreeStats } from './tree-stats.js';
+
+const LABELS = [
+  'read more',
+  'see more',
+  "don't miss",
+  'don’t miss',
+  'most read',
+  'trending',
+  'read also',
+  'also read',
+  'see also',
+  'related',
+  'related articles',
+  'related stories',
+  'related posts',
+  'related content',
+  'more on this',
+  'more on this story',
+  'more from',
+  'more stories',
+  'you may also like',
+  'you might also like',
+  'recommended',
+  'further reading',
+  'lesen sie auch',
+  'lesen sie mehr',
+  'lesen sie auch die folgenden beiträge',
+  'auch interessant',
+  'mehr zum thema',
+  'mehr dazu',
+  'mehr zu',
+  'siehe auch',
+  'weitere artikel',
+  'weiterführende links?',
+  'weiterführender link',
+  'das könnte sie auch interessieren',
+  'das könnte sie interessieren',
+  'empfehlungen aus dem',
+  'lire aussi',
+  'à lire aussi',
+  'a lire aussi',
+  'voir aussi',
+  'sur le même sujet',
+  'lea también',
+  'lea más',
+  'lea',
+  'le puede interesar',
+  'te puede interesar',
+  'puedes ver',
+  'mira',
+  'ver también',
+  'leggi anche',
+  'leia também',
+  'veja também',
+  'lees ook',
+  'czytaj też',
+  'czytaj także',
+  'zobacz też',
+  'zobacz także',
+  'читайте также',
+  'смотрите также',
+];
+const LABEL = new RegExp(`^(?:${LABELS.join('|')})(?=$|\\s*[:：»>]|\\s+\\S)`, 'iu');
+const LABEL_ONLY = new RegExp(`^(?:${LABELS.join('|')})\\s*[:：»>]?\\s*$`, 'iu');
+
+const BLOCKS = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'aside']);
+const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Credit labels in the languages of the pages seen most; a colon must follow. */
+const CREDIT =
+  /^(?:foto|fotos|photo|photos|bild|bilder|image|images|crédits? photos?|credits?|quelle|source|źródło|fuente|fonte)\s*:/iu;
+
+export function removeRelatedLinks(article: ElementNode): void {
+  // lengths from one bottom-up pass: measuring each nested block's text anew is quadratic
+  const stats = new TreeStats();
+  const doomed: ElementNode[] = [];
+  const walk = (el: ElementNode): void => {
+    const children = el.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (child?.type !== 'element') continue;
+      if (!BLOCKS.has(child.tag)) {
+        walk(child);
+        continue;
+      }
+      if (stats.of(child).length > 300) {
+        walk(child);
+        continue;
+      }
+      const text = innerText(child);
+      if (text.length < 100 && CREDIT.test(text)) {
+        // a photo credit or source line on its own ("Foto: dpa", "Source: Reuters")
+        doomed.push(child);
+        continue;
+      }
+      if (!LABEL.test(text)) {
+        walk(child);
+        continue;
+      }
+      if (LABEL_ONLY.test(text)) {
+        // a label on its own heads the links that follow it
+        doomed.push(child);
+        const next = nextElement(children, i);
+        if (next && linkDensity(next) >= (HEADINGS.has(child.tag) ? 0.3 : 0.5)) doomed.push(next);
+      } else if (text.length <= 200 && linkDensity(child, text.length) >= 0.4) {
+        doomed.push(child);
+      } else walk(child);
+    }
+  };
+  walk(article);
+  removeNodes(doomed);
+}
+
+function nextElement(children: ElementNode['children'], i: number): ElementNode | null {
+  for (let k = i + 1; k < children.length; k++) {
+    const c = children[k];
+    if (c?.type === 'element') return c;
+    if (c?.text.trim()) return null;
+  }
+  return null;
+}
