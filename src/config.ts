@@ -88,6 +88,15 @@ export interface Config {
   batchScrapeConcurrency: number;
   /** BATCH_RETENTION_MS: a batch scrape's results are kept this long after it starts, default 24 h. */
   batchRetentionMs: number;
+  /**
+   * RESULT_RETENTION_DAYS: the request log keeps each scrape's result this many days, for
+   * its detail view; 0 keeps none. Default 7.
+   */
+  resultRetentionDays: number;
+  /** RESULT_MAX_BYTES: a larger result is not kept (its record is), default 2 MiB. */
+  resultMaxBytes: number;
+  /** RESULT_ACCOUNT_BYTES: kept results per account, oldest dropped first, default 256 MiB. */
+  resultAccountBytes: number;
 }
 
 /**
@@ -127,6 +136,9 @@ export const DEFAULTS = {
   cacheHitPrice: 1,
   batchScrapeConcurrency: 10,
   batchRetentionMs: 24 * 3600_000,
+  resultRetentionDays: 7,
+  resultMaxBytes: 2 * 1024 * 1024,
+  resultAccountBytes: 256 * 1024 * 1024,
 } as const;
 
 export class ConfigError extends Error {
@@ -308,6 +320,21 @@ export function loadConfig(env: Env = process.env): Config {
       DEFAULTS.batchRetentionMs,
       60_000,
       365 * 24 * 3600_000,
+    ),
+    resultRetentionDays: integer(
+      env,
+      'RESULT_RETENTION_DAYS',
+      DEFAULTS.resultRetentionDays,
+      0,
+      3650,
+    ),
+    resultMaxBytes: integer(env, 'RESULT_MAX_BYTES', DEFAULTS.resultMaxBytes, 0, 1024 ** 3),
+    resultAccountBytes: integer(
+      env,
+      'RESULT_ACCOUNT_BYTES',
+      DEFAULTS.resultAccountBytes,
+      0,
+      1024 ** 4,
     ),
   };
 }

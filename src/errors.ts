@@ -36,6 +36,13 @@ const catalog = {
   ONLY_NAME_AND_CONFIG: [400, () => 'Only name and config can be edited'],
   NOTHING_TO_EDIT: [400, () => 'Name or config is required!'],
   ONLY_NAME_RENAME: [400, () => 'Only name can be changed here; use /api/workflow/edit/{id}'],
+  /** The request log (GET /api/requests/{id}): unknown here as across accounts. */
+  REQUEST_NOT_FOUND: [404, () => 'Request not found!'],
+  RESULT_NOT_KEPT: [404, () => 'No result is kept for this request'],
+  /** The account's keys (/api/keys). */
+  KEY_NOT_FOUND: [404, () => 'API key not found!'],
+  LAST_KEY: [400, () => "The account's last active key cannot be revoked; rotate it instead"],
+  TOO_MANY_KEYS: [400, (max: number) => `An account holds at most ${max} active keys`],
   INSUFFICIENT_CREDITS: [402, () => 'Insufficient credits to make the request.'],
   INSTRUCTION_FAILED: [
     422,

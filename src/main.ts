@@ -22,6 +22,7 @@ import { createMapService } from './map/map-service.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
+import { purgeRequestResults } from './store/request-results.js';
 import { WorkflowService } from './workflows/workflow-service.js';
 
 /** Credits of the account created on the first start of an empty embedded database. */
@@ -85,12 +86,21 @@ function startReservationReaper(store: Store, app: AppInstance): () => void {
   return () => clearInterval(timer);
 }
 
-/** How often each node deletes expired screenshots and cache entries. */
+/** How often each node deletes expired screenshots, cache entries and kept results. */
 const PAGE_PURGE_INTERVAL_MS = 10 * 60_000;
 
-function startPagePurge(firecrawl: FirecrawlServices, app: AppInstance): () => void {
+function startPagePurge(
+  firecrawl: FirecrawlServices,
+  store: Store,
+  config: Config,
+  app: AppInstance,
+): () => void {
   const timer = setInterval(() => {
     firecrawl.purge().catch((error: unknown) => app.log.error({ err: error }, 'page purge failed'));
+    const before = Date.now() - config.resultRetentionDays * 24 * 3600_000;
+    purgeRequestResults(store.db, before, config.resultAccountBytes).catch((error: unknown) =>
+      app.log.error({ err: error }, 'request result purge failed'),
+    );
   }, PAGE_PURGE_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
@@ -119,6 +129,7 @@ export async function startService(
       planner: scrape.planner,
       admission: scrape.admission,
       pipeline: scrape.pipeline,
+      results: { keep: config.resultRetentionDays > 0, maxResultBytes: config.resultMaxBytes },
       metrics: {
         scraped: (engine, output, outcome) => metrics.scrapes.inc({ engine, output, outcome }),
         charged: (credits) => metrics.creditsCharged.inc(credits),
@@ -182,7 +193,7 @@ export async function startService(
     await webhooks.start();
     batches.start();
     const stopReaper = startReservationReaper(store, app);
-    const stopPurge = startPagePurge(firecrawl, app);
+    const stopPurge = startPagePurge(firecrawl, store, config, app);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const openStoreRef = store;

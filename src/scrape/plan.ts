@@ -12,6 +12,7 @@ import type {
   BlockSelection,
   EngineName,
   OutputType,
+  RequestSource,
   ScrapeOptions,
   ScrapePlan,
   ScrapeRun,
@@ -25,6 +26,7 @@ export interface PlanRequest {
   workflowId: string | null;
   options: ScrapeOptions;
   createdAt: number;
+  source?: RequestSource;
 }
 
 export interface Planner {

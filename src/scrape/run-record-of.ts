@@ -6,13 +6,41 @@
 import type { AppError } from '../errors.js';
 import type { RunRecord } from '../store/run-records.js';
 import { outputTypeOf, type PlanRequest } from './plan.js';
-import type { Outcome, ScrapePlan } from './types.js';
+import type { Outcome, RequestSource, ScrapeOptions, ScrapePlan } from './types.js';
 
 type RunState = Pick<
   RunRecord,
   'status' | 'statusCode' | 'targetStatus' | 'credits' | 'durationMs' | 'error'
 >;
-type Source = Pick<PlanRequest, 'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt'>;
+type Source = Pick<
+  PlanRequest,
+  'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt' | 'source'
+>;
+
+/** The log's source of a scrape; plans stored before sources existed came from the scraper. */
+export function sourceOf(source: Pick<PlanRequest, 'workflowId' | 'source'>): RequestSource {
+  return source.source ?? (source.workflowId ? 'workflow' : 'api');
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The parameters as the request log shows them. Header values may carry the caller's
+ * credentials for the target: only their names are kept.
+ */
+export function paramsText(options: ScrapeOptions): string {
+  const headers = Object.keys(options.headers ?? {});
+  return JSON.stringify({
+    ...options,
+    headers: Object.fromEntries(headers.map((name) => [name, '(hidden)'])),
+  });
+}
 
 function recordOf(source: Source, state: RunState): RunRecord {
   const { options } = source;
@@ -30,6 +58,9 @@ function recordOf(source: Source, state: RunState): RunRecord {
       ? { url: options.webhookUrl, status: 'pending', attempts: 0, lastError: null }
       : null,
     createdAt: source.createdAt,
+    source: sourceOf(source),
+    host: hostOf(options.url),
+    params: paramsText(options),
   };
 }
 

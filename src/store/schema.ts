@@ -22,6 +22,8 @@ export interface ApiKeysTable {
   account_id: string;
   created_at: number;
   revoked_at: number | null;
+  /** The key's first characters (migration 011), to tell keys apart; null for older keys. */
+  prefix: string | null;
 }
 
 /**
@@ -73,6 +75,12 @@ export interface RequestsTable {
   /** JSON text `{url, status, attempts, lastError}` or null. */
   webhook: string | null;
   created_at: number;
+  /** Where the scrape came from (RequestSource); null on rows older than migration 011. */
+  source: string | null;
+  /** The target's host name, for the request log's filter. */
+  host: string | null;
+  /** JSON text of the scrape's options (secrets left out). */
+  params: string | null;
 }
 
 export interface JobsTable {
