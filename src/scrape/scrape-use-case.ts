@@ -102,7 +102,7 @@ export class ScrapeUseCase {
     requestId: string = newId(),
     source?: RequestSource,
   ): Promise<ScrapePlan> {
-    const { store, planner } = this.deps;
+    const { store } = this.deps;
     const workflowId = workflowIdOf(query);
     const saved = workflowId
       ? savedConfigFromWorkflow(await loadWorkflowForRun(store.db, account.id, workflowId))

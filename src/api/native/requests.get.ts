@@ -3,7 +3,6 @@
  * Firecrawl door, batch and crawl pages), newest first, filtered and paged by keyset
  * (`next` → `before`). An addition to the contract, like the dashboard it serves.
  */
-import { Type } from '@sinclair/typebox';
 import { listRequests } from '../../store/request-log.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
