@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { type ApiClient, errorText } from '../api/client.js';
 import type { Account, ApiKeyInfo, NewApiKey } from '../api/types.js';
 import { formatTime } from '../lib/format.js';
+import { scrollable } from '../lib/scrollable.js';
 import { NODE_SNIPPET, PYTHON_SNIPPET } from '../lib/webhook-snippet.js';
 import { CopyButton } from './copy-button.js';
 
@@ -88,7 +89,7 @@ export function KeysView({ client, account }: Props) {
           </button>
         </div>
         {keys && (
-          <table class="compact keys" data-testid="keys-table">
+          <table class="history keys" data-testid="keys-table">
             <thead>
               <tr>
                 <th scope="col">Key</th>
@@ -101,14 +102,16 @@ export function KeysView({ client, account }: Props) {
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} data-testid="key-row">
-                  <td>
+                  <td data-label="Key">
                     <code class="mono">
                       {k.prefix ? `${k.prefix}…` : `key ${k.id.slice(0, 6)}`}
                     </code>
                     {k.current && <span class="badge">this session</span>}
                   </td>
-                  <td class="nowrap">{formatTime(k.createdAt)}</td>
-                  <td class="actions">
+                  <td class="nowrap" data-label="Created">
+                    {formatTime(k.createdAt)}
+                  </td>
+                  <td class="actions" data-label="Actions">
                     {confirming === k.id ? (
                       <span class="row wrap">
                         <span class="small">
@@ -246,7 +249,7 @@ function WebhookSecret({ client }: { client: ApiClient }) {
           <CopyButton text={snippet} label="Copy code" testId="copy-snippet" />
         </div>
       </div>
-      <pre class="source" data-testid="verify-snippet">
+      <pre class="source" data-testid="verify-snippet" {...scrollable('Verification code')}>
         {snippet}
       </pre>
     </div>

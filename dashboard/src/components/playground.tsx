@@ -5,6 +5,7 @@ import { type ConfigForm, emptyForm, formToConfig } from '../lib/config-form.js'
 import { checkUrl, type FieldErrors, fieldOfError, withoutFields } from '../lib/field-errors.js';
 import { href } from '../lib/route.js';
 import { configToQuery, curlCommand } from '../lib/scraper-query.js';
+import { scrollable } from '../lib/scrollable.js';
 import { ConfigFields } from './config-fields.js';
 import { CopyButton } from './copy-button.js';
 import { ResultPreview } from './result-preview.js';
@@ -138,7 +139,7 @@ export function Playground({ client, onRan, onSaved }: Props) {
                 <span class="muted small">The key is $PAGEGRAB_API_KEY, never the real one.</span>
                 <CopyButton text={curl} label="Copy as curl" testId="copy-curl" />
               </div>
-              <pre class="source curl" data-testid="curl-command">
+              <pre class="source curl" data-testid="curl-command" {...scrollable('curl command')}>
                 {curl}
               </pre>
             </details>

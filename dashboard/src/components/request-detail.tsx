@@ -4,6 +4,7 @@ import type { LogDetail, ScrapeOutcome } from '../api/types.js';
 import { formatBytes, formatMs, formatTime } from '../lib/format.js';
 import { href } from '../lib/route.js';
 import { configToQuery, curlCommand } from '../lib/scraper-query.js';
+import { scrollable } from '../lib/scrollable.js';
 import { CopyButton } from './copy-button.js';
 import { StatusBadge, sourceText } from './log-table.js';
 import { ResultPreview } from './result-preview.js';
@@ -167,7 +168,7 @@ export function RequestDetail({ client, id }: { client: ApiClient; id: string })
           <CopyButton text={curlCommand(window.location.origin, query)} label="Copy as curl" />
         </div>
       )}
-      <pre class="source" data-testid="detail-params">
+      <pre class="source" data-testid="detail-params" {...scrollable('Parameters')}>
         {JSON.stringify(detail.params, null, 2)}
       </pre>
       <h2>Result</h2>

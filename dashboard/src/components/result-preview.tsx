@@ -2,8 +2,9 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ScrapeOutcome } from '../api/types.js';
 import { formatBytes, formatMs } from '../lib/format.js';
 import { renderMarkdown } from '../lib/markdown.js';
+import { scrollable } from '../lib/scrollable.js';
 
-// Scrollable boxes carry no tabIndex: Chromium 130+ makes scrollers keyboard-focusable.
+// Scrollable boxes are focusable and named (lib/scrollable.ts): axe asks for it.
 
 /** Past this, the preview shows a prefix: a huge <pre> would freeze the tab. */
 const MAX_PREVIEW_CHARS = 300_000;
@@ -85,7 +86,7 @@ function TextPreview({ text, testId, label }: { text: string; testId: string; la
         {label}, {formatBytes(new Blob([text]).size)}
         {clipped && ' (preview shortened)'}
       </p>
-      <pre class="source" data-testid={testId}>
+      <pre class="source" data-testid={testId} {...scrollable(label)}>
         {shown}
       </pre>
     </>

@@ -1,8 +1,8 @@
 import type { Usage } from '../api/types.js';
 
 const W = 600;
-const H = 170;
-const PAD = { top: 12, right: 8, bottom: 24, left: 40 };
+const H = 160;
+const PAD = { top: 6, right: 0, bottom: 0, left: 0 };
 
 /** A round upper bound for the axis: 1, 2 or 5 times a power of ten. */
 function niceMax(n: number): number {
@@ -44,12 +44,15 @@ export function UsageChart({ days }: { days: Usage['days'] }) {
           Credits used per day over the last {days.length} days: {total} in all
         </title>
         {[0, max / 2, max].map((v) => (
-          <g key={v}>
-            <line class="grid" x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} />
-            <text class="axis" x={PAD.left - 6} y={y(v) + 4} text-anchor="end">
-              {v}
-            </text>
-          </g>
+          <line
+            key={v}
+            class="grid"
+            x1={PAD.left}
+            x2={W - PAD.right}
+            y1={y(v)}
+            y2={y(v)}
+            vector-effect="non-scaling-stroke"
+          />
         ))}
         {days.map((d, i) => {
           const h = (d.credits / max) * plotH;
@@ -70,22 +73,17 @@ export function UsageChart({ days }: { days: Usage['days'] }) {
             </rect>
           );
         })}
-        {labelled.map((i) => {
-          const d = days[i];
-          if (!d) return null;
-          return (
-            <text
-              key={d.date}
-              class="axis"
-              x={PAD.left + i * step + step / 2}
-              y={H - 6}
-              text-anchor={i === 0 ? 'start' : i === days.length - 1 ? 'end' : 'middle'}
-            >
-              {shortDate(d.date)}
-            </text>
-          );
-        })}
       </svg>
+      {/* Axis labels in HTML: SVG text would stretch with the chart's width. */}
+      <div class="chart-y" aria-hidden="true">
+        <span>{max}</span>
+        <span>0</span>
+      </div>
+      <div class="chart-x" aria-hidden="true">
+        {labelled.map((i) => (
+          <span key={i}>{days[i] ? shortDate(days[i].date) : ''}</span>
+        ))}
+      </div>
       <details class="chart-table">
         <summary>Show as a table</summary>
         <table>

@@ -4,6 +4,7 @@ import type { RequestRecord, Workflow } from '../api/types.js';
 import { formatTime } from '../lib/format.js';
 import { href } from '../lib/route.js';
 import { curlCommand } from '../lib/scraper-query.js';
+import { scrollable } from '../lib/scrollable.js';
 import { CopyButton } from './copy-button.js';
 import { HistoryTable } from './history-table.js';
 import { RenameForm } from './rename-form.js';
@@ -100,7 +101,9 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
       </dl>
       <details class="config">
         <summary>Saved config</summary>
-        <pre class="source">{configJson}</pre>
+        <pre class="source" {...scrollable('Saved config')}>
+          {configJson}
+        </pre>
       </details>
       <details class="curl-box">
         <summary>Run it with curl</summary>
@@ -108,7 +111,7 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
           <span class="muted small">The key is $PAGEGRAB_API_KEY, never the real one.</span>
           <CopyButton text={curl} label="Copy as curl" testId="workflow-copy-curl" />
         </div>
-        <pre class="source curl" data-testid="workflow-curl">
+        <pre class="source curl" data-testid="workflow-curl" {...scrollable('curl command')}>
           {curl}
         </pre>
       </details>
