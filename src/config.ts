@@ -97,7 +97,14 @@ export interface Config {
   resultMaxBytes: number;
   /** RESULT_ACCOUNT_BYTES: kept results per account, oldest dropped first, default 256 MiB. */
   resultAccountBytes: number;
+  /**
+   * LOG_FORMAT: `json` (one JSON object a line), `pretty` (readable lines), or `auto`: pretty
+   * when `pagegrab serve` writes to a terminal, JSON otherwise. Default auto.
+   */
+  logFormat: LogFormat;
 }
+
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * Every default, stated once: loadConfig falls back to these, and a module or test that needs
@@ -139,6 +146,7 @@ export const DEFAULTS = {
   resultRetentionDays: 7,
   resultMaxBytes: 2 * 1024 * 1024,
   resultAccountBytes: 256 * 1024 * 1024,
+  logFormat: 'auto',
 } as const;
 
 export class ConfigError extends Error {
@@ -225,6 +233,12 @@ function publicUrl(env: Env): string | null {
 
 /** The package's root (this file is src/config.ts or dist/config.js), for built assets. */
 const packageRoot = resolve(import.meta.dirname, '..');
+
+function logFormat(env: Env): LogFormat {
+  const raw = env.LOG_FORMAT?.trim().toLowerCase() || DEFAULTS.logFormat;
+  if (raw === 'auto' || raw === 'json' || raw === 'pretty') return raw;
+  throw new ConfigError(`LOG_FORMAT must be auto, json or pretty (got "${env.LOG_FORMAT}")`);
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? DEFAULTS.logLevel).trim().toLowerCase();
@@ -328,6 +342,7 @@ export function loadConfig(env: Env = process.env): Config {
       0,
       3650,
     ),
+    logFormat: logFormat(env),
     resultMaxBytes: integer(env, 'RESULT_MAX_BYTES', DEFAULTS.resultMaxBytes, 0, 1024 ** 3),
     resultAccountBytes: integer(
       env,

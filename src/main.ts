@@ -28,9 +28,19 @@ import { WorkflowService } from './workflows/workflow-service.js';
 /** Credits of the account created on the first start of an empty embedded database. */
 export const FIRST_ACCOUNT_CREDITS = 1000;
 
+/** What a first start on an empty embedded database created, for the operator's banner. */
+export interface FirstRun {
+  apiKey: string;
+  accountName: string;
+  accountId: string;
+  credits: number;
+  /** http://host:port the service listens on. */
+  url: string;
+}
+
 export interface ServiceOptions {
-  /** Receives the `API key: <key>` line of a first start. */
-  announceKey?: (line: string) => void;
+  /** Receives the first start's account and key, once the service listens. */
+  announceFirstRun?: (firstRun: FirstRun) => void;
   logStream?: DestinationStream;
   /** Launch the first browser at start rather than on the first render (`serve` does). */
   warmBrowser?: boolean;
@@ -46,14 +56,14 @@ export interface RunningService {
   closeOnSignals(): void;
 }
 
-async function ensureFirstAccount(store: Store, config: Config, announce?: (l: string) => void) {
-  if (store.dialect !== 'sqlite' || (await countAccounts(store.db)) > 0) return;
-  const { apiKey } = await createAccount(store.db, {
+async function ensureFirstAccount(store: Store, config: Config) {
+  if (store.dialect !== 'sqlite' || (await countAccounts(store.db)) > 0) return null;
+  const { account, apiKey } = await createAccount(store.db, {
     name: 'default',
     credits: FIRST_ACCOUNT_CREDITS,
     concurrencyLimit: config.accountConcurrency,
   });
-  announce?.(`API key: ${apiKey}`);
+  return { apiKey, accountName: account.name, accountId: account.id, credits: account.credits };
 }
 
 /**
@@ -118,7 +128,7 @@ export async function startService(
       dataDir: config.dataDir,
       poolSize: config.pgPoolSize,
     });
-    await ensureFirstAccount(store, config, options.announceKey);
+    const firstAccount = await ensureFirstAccount(store, config);
     let draining = false;
     const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const metrics = createMetrics();
@@ -196,6 +206,8 @@ export async function startService(
     const stopPurge = startPagePurge(firecrawl, store, config, app);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+    if (firstAccount) options.announceFirstRun?.({ ...firstAccount, url });
     const openStoreRef = store;
     let closing: Promise<void> | null = null;
     const close = () => {
@@ -222,7 +234,7 @@ export async function startService(
     return {
       app,
       store,
-      url: `http://${host}:${address.port}`,
+      url,
       close,
       closeOnSignals() {
         const onSignal = (signal: NodeJS.Signals) => {

@@ -321,7 +321,16 @@ describe('the console', () => {
         .getByText(/Done: target 200/)
         .waitFor();
       await article.getByRole('button', { name: 'Duplicate Console article' }).click();
-      await rows.filter({ hasText: 'Console article (copy)' }).first().waitFor();
+      const copyRow = rows.filter({
+        has: page.getByRole('link', { name: 'Console article (copy)', exact: true }),
+      });
+      await copyRow.waitFor();
+      // The original row says where its copy went.
+      await article
+        .first()
+        .getByTestId('row-status')
+        .getByText('Duplicated as "Console article (copy)"')
+        .waitFor();
       const listed = (await (
         await fetch(`${service.baseUrl}/api/workflow`, { headers: { 'X-API-Key': service.apiKey } })
       ).json()) as { name: string }[];
@@ -330,9 +339,9 @@ describe('the console', () => {
         1,
         JSON.stringify(listed.map((w) => w.name)),
       );
-      assert.equal(await rows.filter({ hasText: 'Console article (copy)' }).count(), 1);
+      assert.equal(await copyRow.count(), 1);
 
-      await article.getByRole('link', { name: 'Console article' }).click();
+      await page.getByRole('link', { name: 'Console article', exact: true }).click();
       await page
         .getByTestId('workflow-curl')
         .getByText(/workflow_id=/)

@@ -212,9 +212,10 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
                   aria-pressed={on}
                   onClick={() =>
                     onChange({
-                      block_resources: on
-                        ? form.block_resources.filter((r) => r !== t)
-                        : [...form.block_resources, t],
+                      // Always in the API's order, whatever order they were ticked in.
+                      block_resources: RESOURCE_TYPES.filter((r) =>
+                        r === t ? !on : form.block_resources.includes(r),
+                      ),
                     })
                   }
                 >
