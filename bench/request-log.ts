@@ -133,11 +133,7 @@ try {
     ['host=host-7.example', `${base}?host=host-7.example`, iterations],
     ['workflow_id=<one of 100>', `${base}?workflow_id=${workflowIds[3]}`, iterations],
     ['source=firecrawl', `${base}?source=firecrawl`, iterations],
-    [
-      'one day (from, to)',
-      `${base}?from=${dayStart}&to=${dayStart + 86_400_000}`,
-      iterations,
-    ],
+    ['one day (from, to)', `${base}?from=${dayStart}&to=${dayStart + 86_400_000}`, iterations],
     ['host + status=failed', `${base}?host=host-7.example&status=failed`, iterations],
     ['q=page-4242 (URL text, 1 in 5,000)', `${base}?q=page-4242`, Math.max(10, iterations / 10)],
     ['one record (GET /api/requests/{id})', `${base}/${deep}`, iterations],

@@ -12,7 +12,7 @@ import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { freePort } from '../helpers/free-port.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { consoleViews, LOOKS, type Seeded, seedTraffic, signInByStorage } from './console-views.js';
+import { LOOKS, type Seeded, seedTraffic, signInByStorage } from './console-views.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
