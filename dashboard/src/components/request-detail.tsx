@@ -190,7 +190,7 @@ export function RequestDetail({ client, id }: { client: ApiClient; id: string })
           {resultError}
         </p>
       )}
-      {outcome && <ResultPreview outcome={outcome} />}
+      {outcome && <ResultPreview outcome={outcome} showMeta={false} />}
     </article>
   );
 }
