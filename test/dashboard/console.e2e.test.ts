@@ -63,7 +63,8 @@ describe('the console', () => {
   const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
   test('the overview shows the balance, 30 days of credits, outcomes, problem targets and recent requests', async () => {
-    const { page, context } = await open('#/');
+    // At 375 px in the dark theme; the other tests take the other sizes and themes.
+    const { page, context } = await open('#/', LOOKS[3]);
     try {
       await page.getByTestId('recent-table').waitFor();
       const account = (await (
@@ -90,7 +91,7 @@ describe('the console', () => {
   });
 
   test('the request log filters by status, pages by keyset, and a row opens its parameters and kept result', async () => {
-    const { page, context } = await open('#/requests');
+    const { page, context } = await open('#/requests', LOOKS[2]);
     try {
       await page.getByTestId('log-row').first().waitFor();
       await page.getByLabel('Status').selectOption('failed');
@@ -143,7 +144,7 @@ describe('the console', () => {
   });
 
   test('keys: a new key is shown once and works, rotate and revoke; the webhook secret is revealed and rotated', async () => {
-    const { page, context } = await open('#/keys');
+    const { page, context } = await open('#/keys', LOOKS[1]);
     try {
       await page.getByTestId('key-row').first().waitFor();
       assert.match((await page.getByTestId('key-row').first().textContent()) ?? '', /this session/);
@@ -273,7 +274,7 @@ describe('the console', () => {
   });
 
   test('at 375 px the playground result comes below the form, in view', async () => {
-    const { page, context } = await open('#/playground', LOOKS[2]);
+    const { page, context } = await open('#/playground', LOOKS[3]);
     try {
       await page.getByLabel('Target URL').fill(`${site.origin}/article`);
       await page.getByRole('button', { name: 'Send request' }).click();
@@ -293,7 +294,7 @@ describe('the console', () => {
       headers: { 'X-API-Key': service.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Zeta list check', config: { url: `${site.origin}/page` } }),
     });
-    const { page, context } = await open('#/workflows');
+    const { page, context } = await open('#/workflows', LOOKS[1]);
     try {
       const rows = page.getByTestId('workflow-row');
       await rows.filter({ hasText: 'Zeta list check' }).waitFor();
