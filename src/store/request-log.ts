@@ -134,52 +134,66 @@ export async function usageOf(
     .where('id', '>=', idAtTime(firstDay * DAY_MS));
   // Inlined, not bound: PostgreSQL must see the same expression in SELECT and GROUP BY.
   const day = sql<number>`created_at / ${sql.raw(String(DAY_MS))}`;
-  const failedCount = sql<number>`sum(case when status = 'failed' then 1 else 0 end)`;
-  const [perDay, outcomes, perHost] = await Promise.all([
-    since
-      .select([
-        day.as('day'),
-        sql<number>`sum(credits)`.as('credits'),
-        sql<number>`count(*)`.as('requests'),
-        failedCount.as('failed'),
-      ])
-      .groupBy(day)
-      .execute(),
-    since
-      .select(['status', sql<number>`count(*)`.as('n')])
-      .groupBy('status')
-      .execute(),
-    since
-      .where('host', 'is not', null)
-      .select([
-        'host',
-        sql<number>`count(*)`.as('requests'),
-        failedCount.as('failed'),
-        sql<number | null>`avg(case when status = 'success' then duration_ms end)`.as('avg_ms'),
-        sql<string | null>`max(error)`.as('error'),
-      ])
-      .groupBy('host')
-      .execute(),
-  ]);
-  const byDay = new Map(perDay.map((row) => [Number(row.day), row]));
+  // One pass over the window, grouped by day, host and status; the figures are sums of it
+  // (three separate aggregates read the window three times: 1.4 s at 500,000 records).
+  const groups = await since
+    .select([
+      day.as('day'),
+      'host',
+      'status',
+      sql<number>`count(*)`.as('n'),
+      sql<number>`sum(credits)`.as('credits'),
+      sql<number | null>`sum(duration_ms)`.as('ms'),
+      sql<number>`count(duration_ms)`.as('timed'),
+      sql<string | null>`max(error)`.as('error'),
+    ])
+    .groupBy([day, 'host', 'status'])
+    .execute();
   const days: UsageDay[] = [];
   for (let d = firstDay; d < firstDay + dayCount; d++) {
-    const row = byDay.get(d);
     days.push({
       date: new Date(d * DAY_MS).toISOString().slice(0, 10),
-      credits: Number(row?.credits ?? 0),
-      requests: Number(row?.requests ?? 0),
-      failed: Number(row?.failed ?? 0),
+      credits: 0,
+      requests: 0,
+      failed: 0,
     });
   }
   const counts: Record<RequestStatus, number> = { success: 0, failed: 0, pending: 0 };
-  for (const row of outcomes) counts[row.status] = Number(row.n);
-  const targets: TargetFigure[] = perHost.map((row) => ({
-    host: row.host ?? '',
-    requests: Number(row.requests),
-    failed: Number(row.failed),
-    avgMs: row.avg_ms === null ? null : Math.round(Number(row.avg_ms)),
-    error: row.error,
+  const hosts = new Map<string, TargetFigure & { ms: number; timed: number }>();
+  for (const g of groups) {
+    const n = Number(g.n);
+    const failed = g.status === 'failed' ? n : 0;
+    const entry = days[Number(g.day) - firstDay];
+    if (entry) {
+      entry.credits += Number(g.credits);
+      entry.requests += n;
+      entry.failed += failed;
+    }
+    counts[g.status] += n;
+    if (g.host === null) continue;
+    const host = hosts.get(g.host) ?? {
+      host: g.host,
+      requests: 0,
+      failed: 0,
+      avgMs: null,
+      error: null,
+      ms: 0,
+      timed: 0,
+    };
+    host.requests += n;
+    host.failed += failed;
+    if (g.status === 'success') {
+      host.ms += Number(g.ms ?? 0);
+      host.timed += Number(g.timed);
+    }
+    if (g.status === 'failed' && g.error && (host.error === null || g.error > host.error)) {
+      host.error = g.error;
+    }
+    hosts.set(g.host, host);
+  }
+  const targets: TargetFigure[] = [...hosts.values()].map(({ ms, timed, ...t }) => ({
+    ...t,
+    avgMs: timed > 0 ? Math.round(ms / timed) : null,
   }));
   return {
     days,
