@@ -106,7 +106,23 @@ export interface Config {
   scheduleMisfireMs: number;
   /** SCHEDULE_RUN_CONCURRENCY: scheduled runs this node executes at once, default 8. */
   scheduleRunConcurrency: number;
+  /**
+   * RESULT_RETENTION_DAYS: the request log keeps each scrape's result this many days, for
+   * its detail view; 0 keeps none. Default 7.
+   */
+  resultRetentionDays: number;
+  /** RESULT_MAX_BYTES: a larger result is not kept (its record is), default 2 MiB. */
+  resultMaxBytes: number;
+  /** RESULT_ACCOUNT_BYTES: kept results per account, oldest dropped first, default 256 MiB. */
+  resultAccountBytes: number;
+  /**
+   * LOG_FORMAT: `json` (one JSON object a line), `pretty` (readable lines), or `auto`: pretty
+   * when `pagegrab serve` writes to a terminal, JSON otherwise. Default auto.
+   */
+  logFormat: LogFormat;
 }
+
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * Every default, stated once: loadConfig falls back to these, and a module or test that needs
@@ -151,6 +167,10 @@ export const DEFAULTS = {
   schedulePollMs: 1000,
   scheduleMisfireMs: 60_000,
   scheduleRunConcurrency: 8,
+  resultRetentionDays: 7,
+  resultMaxBytes: 2 * 1024 * 1024,
+  resultAccountBytes: 256 * 1024 * 1024,
+  logFormat: 'auto',
 } as const;
 
 export class ConfigError extends Error {
@@ -237,6 +257,12 @@ function publicUrl(env: Env): string | null {
 
 /** The package's root (this file is src/config.ts or dist/config.js), for built assets. */
 const packageRoot = resolve(import.meta.dirname, '..');
+
+function logFormat(env: Env): LogFormat {
+  const raw = env.LOG_FORMAT?.trim().toLowerCase() || DEFAULTS.logFormat;
+  if (raw === 'auto' || raw === 'json' || raw === 'pretty') return raw;
+  throw new ConfigError(`LOG_FORMAT must be auto, json or pretty (got "${env.LOG_FORMAT}")`);
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL ?? DEFAULTS.logLevel).trim().toLowerCase();
@@ -362,6 +388,22 @@ export function loadConfig(env: Env = process.env): Config {
       DEFAULTS.scheduleRunConcurrency,
       1,
       1024,
+    ),
+    resultRetentionDays: integer(
+      env,
+      'RESULT_RETENTION_DAYS',
+      DEFAULTS.resultRetentionDays,
+      0,
+      3650,
+    ),
+    logFormat: logFormat(env),
+    resultMaxBytes: integer(env, 'RESULT_MAX_BYTES', DEFAULTS.resultMaxBytes, 0, 1024 ** 3),
+    resultAccountBytes: integer(
+      env,
+      'RESULT_ACCOUNT_BYTES',
+      DEFAULTS.resultAccountBytes,
+      0,
+      1024 ** 4,
     ),
   };
 }

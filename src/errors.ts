@@ -46,6 +46,13 @@ const catalog = {
   ],
   INVALID_ENABLED: [400, () => 'enabled must be true or false'],
   ONLY_SCHEDULE_FIELDS: [400, () => 'Only cron, timezone and enabled can be set'],
+  /** The request log (GET /api/requests/{id}): unknown here as across accounts. */
+  REQUEST_NOT_FOUND: [404, () => 'Request not found!'],
+  RESULT_NOT_KEPT: [404, () => 'No result is kept for this request'],
+  /** The account's keys (/api/keys). */
+  KEY_NOT_FOUND: [404, () => 'API key not found!'],
+  LAST_KEY: [400, () => "The account's last active key cannot be revoked; rotate it instead"],
+  TOO_MANY_KEYS: [400, (max: number) => `An account holds at most ${max} active keys`],
   INSUFFICIENT_CREDITS: [402, () => 'Insufficient credits to make the request.'],
   INSTRUCTION_FAILED: [
     422,

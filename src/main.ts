@@ -23,14 +23,25 @@ import { createMapService } from './map/map-service.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
+import { purgeRequestResults } from './store/request-results.js';
 import { WorkflowService } from './workflows/workflow-service.js';
 
 /** Credits of the account created on the first start of an empty embedded database. */
 export const FIRST_ACCOUNT_CREDITS = 1000;
 
+/** What a first start on an empty embedded database created, for the operator's banner. */
+export interface FirstRun {
+  apiKey: string;
+  accountName: string;
+  accountId: string;
+  credits: number;
+  /** http://host:port the service listens on. */
+  url: string;
+}
+
 export interface ServiceOptions {
-  /** Receives the `API key: <key>` line of a first start. */
-  announceKey?: (line: string) => void;
+  /** Receives the first start's account and key, once the service listens. */
+  announceFirstRun?: (firstRun: FirstRun) => void;
   logStream?: DestinationStream;
   /** Launch the first browser at start rather than on the first render (`serve` does). */
   warmBrowser?: boolean;
@@ -46,14 +57,14 @@ export interface RunningService {
   closeOnSignals(): void;
 }
 
-async function ensureFirstAccount(store: Store, config: Config, announce?: (l: string) => void) {
-  if (store.dialect !== 'sqlite' || (await countAccounts(store.db)) > 0) return;
-  const { apiKey } = await createAccount(store.db, {
+async function ensureFirstAccount(store: Store, config: Config) {
+  if (store.dialect !== 'sqlite' || (await countAccounts(store.db)) > 0) return null;
+  const { account, apiKey } = await createAccount(store.db, {
     name: 'default',
     credits: FIRST_ACCOUNT_CREDITS,
     concurrencyLimit: config.accountConcurrency,
   });
-  announce?.(`API key: ${apiKey}`);
+  return { apiKey, accountName: account.name, accountId: account.id, credits: account.credits };
 }
 
 /**
@@ -86,12 +97,21 @@ function startReservationReaper(store: Store, app: AppInstance): () => void {
   return () => clearInterval(timer);
 }
 
-/** How often each node deletes expired screenshots and cache entries. */
+/** How often each node deletes expired screenshots, cache entries and kept results. */
 const PAGE_PURGE_INTERVAL_MS = 10 * 60_000;
 
-function startPagePurge(firecrawl: FirecrawlServices, app: AppInstance): () => void {
+function startPagePurge(
+  firecrawl: FirecrawlServices,
+  store: Store,
+  config: Config,
+  app: AppInstance,
+): () => void {
   const timer = setInterval(() => {
     firecrawl.purge().catch((error: unknown) => app.log.error({ err: error }, 'page purge failed'));
+    const before = Date.now() - config.resultRetentionDays * 24 * 3600_000;
+    purgeRequestResults(store.db, before, config.resultAccountBytes).catch((error: unknown) =>
+      app.log.error({ err: error }, 'request result purge failed'),
+    );
   }, PAGE_PURGE_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
@@ -109,7 +129,7 @@ export async function startService(
       dataDir: config.dataDir,
       poolSize: config.pgPoolSize,
     });
-    await ensureFirstAccount(store, config, options.announceKey);
+    const firstAccount = await ensureFirstAccount(store, config);
     let draining = false;
     const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const metrics = createMetrics();
@@ -121,6 +141,7 @@ export async function startService(
       planner: scrape.planner,
       admission: scrape.admission,
       pipeline: scrape.pipeline,
+      results: { keep: config.resultRetentionDays > 0, maxResultBytes: config.resultMaxBytes },
       metrics: {
         scraped: (engine, output, outcome) => metrics.scrapes.inc({ engine, output, outcome }),
         charged: (credits) => metrics.creditsCharged.inc(credits),
@@ -194,9 +215,11 @@ export async function startService(
     batches.start();
     schedules.start();
     const stopReaper = startReservationReaper(store, app);
-    const stopPurge = startPagePurge(firecrawl, app);
+    const stopPurge = startPagePurge(firecrawl, store, config, app);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+    if (firstAccount) options.announceFirstRun?.({ ...firstAccount, url });
     const openStoreRef = store;
     let closing: Promise<void> | null = null;
     const close = () => {
@@ -224,7 +247,7 @@ export async function startService(
     return {
       app,
       store,
-      url: `http://${host}:${address.port}`,
+      url,
       close,
       closeOnSignals() {
         const onSignal = (signal: NodeJS.Signals) => {

@@ -201,6 +201,11 @@ const ADDITIONS = [
   // The contract gives its status (503) and Retry-After, not its text.
   appError('NODE_SATURATED'),
   appError('NOT_READY', 'the browser could not start'),
+  appError('REQUEST_NOT_FOUND'),
+  appError('RESULT_NOT_KEPT'),
+  appError('KEY_NOT_FOUND'),
+  appError('LAST_KEY'),
+  appError('TOO_MANY_KEYS', 10),
   httpError('METHOD_NOT_ALLOWED', 'PUT'),
   httpError('MALFORMED_URL'),
   httpError('URL_TOO_LONG'),

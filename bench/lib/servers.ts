@@ -51,6 +51,10 @@ if (kind === 'service') {
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    // Kept results (the request log's detail) on or off for a comparison; default: on.
+    ...(process.env.RESULT_RETENTION_DAYS
+      ? { RESULT_RETENTION_DAYS: process.env.RESULT_RETENTION_DAYS }
+      : {}),
   });
   const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
   const { apiKey } = await createAccount(service.store.db, {

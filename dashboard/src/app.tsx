@@ -2,32 +2,36 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiClient, errorText } from './api/client.js';
 import type { Account } from './api/types.js';
 import { Header } from './components/header.js';
+import { KeysView } from './components/keys-view.js';
+import { Overview } from './components/overview.js';
 import { Playground } from './components/playground.js';
+import { RequestDetail } from './components/request-detail.js';
+import { RequestLog } from './components/request-log.js';
 import { SignIn } from './components/sign-in.js';
 import { useWorkflows } from './components/use-workflows.js';
 import { WorkflowForm } from './components/workflow-form.js';
 import { WorkflowList } from './components/workflow-list.js';
 import { WorkflowView } from './components/workflow-view.js';
+import { forgetKey, onKeyChange, storedKey, storeKey } from './lib/key-storage.js';
+import { sectionOf, titleOf } from './lib/nav.js';
 import { href, navigate, useRoute } from './lib/route.js';
 
-/** sessionStorage: the key lives as long as the tab, and is gone when it closes. */
-const KEY_STORAGE = 'pagegrab.apiKey';
-
 export function App() {
-  const [apiKey, setApiKey] = useState(() => sessionStorage.getItem(KEY_STORAGE));
+  const [apiKey, setApiKey] = useState(storedKey);
   const client = useMemo(() => (apiKey ? new ApiClient(apiKey) : null), [apiKey]);
+  const [initialAccount, setInitialAccount] = useState<Account | null>(null);
+  useEffect(() => onKeyChange(setApiKey), []);
 
-  const signIn = (key: string, account: Account) => {
-    sessionStorage.setItem(KEY_STORAGE, key);
+  const signIn = (key: string, account: Account, persist: boolean) => {
+    storeKey(key, persist);
     setApiKey(key);
     setInitialAccount(account);
   };
   const signOut = () => {
-    sessionStorage.removeItem(KEY_STORAGE);
+    forgetKey();
     setApiKey(null);
-    navigate(href.list());
+    navigate(href.overview());
   };
-  const [initialAccount, setInitialAccount] = useState<Account | null>(null);
 
   if (!client) return <SignIn onSignIn={signIn} />;
   return <SignedIn client={client} initialAccount={initialAccount} onSignOut={signOut} />;
@@ -57,55 +61,95 @@ function SignedIn({ client, initialAccount, onSignOut }: SignedInProps) {
     void refreshAccount();
   }, [refreshAccount]);
 
-  const section = route.view === 'playground' ? 'playground' : 'workflows';
+  const routeId = 'id' in route ? route.id : null;
+  const routeWorkflow = routeId ? workflows.list?.find((w) => w.id === routeId) : undefined;
+  useEffect(() => {
+    document.title = titleOf(route, routeWorkflow?.name);
+  }, [route, routeWorkflow?.name]);
+
   let main: preact.ComponentChild;
-  if (route.view === 'list') {
-    main = <WorkflowList tab={route.tab} store={workflows} client={client} />;
-  } else if (route.view === 'new') {
-    main = (
-      <WorkflowForm
-        client={client}
-        onSaved={(w) => {
-          workflows.upsert(w);
-          navigate(href.workflow(w.id));
-        }}
-      />
-    );
-  } else if (route.view === 'playground') {
-    main = <Playground client={client} onRan={refreshAccount} />;
-  } else {
-    const wf = workflows.list?.find((w) => w.id === route.id);
-    if (!workflows.list) main = <p aria-live="polite">Loading…</p>;
-    else if (!wf) main = <p role="alert">Workflow not found.</p>;
-    else if (route.view === 'edit')
+  switch (route.view) {
+    case 'overview':
+      main = <Overview client={client} account={account} />;
+      break;
+    case 'requests':
+      main = <RequestLog client={client} query={route.query} workflows={workflows.list} />;
+      break;
+    case 'request':
+      main = <RequestDetail key={route.id} client={client} id={route.id} />;
+      break;
+    case 'keys':
+      main = <KeysView client={client} account={account} />;
+      break;
+    case 'list':
+      main = (
+        <WorkflowList tab={route.tab} store={workflows} client={client} onRan={refreshAccount} />
+      );
+      break;
+    case 'new':
       main = (
         <WorkflowForm
           client={client}
-          workflow={wf}
           onSaved={(w) => {
             workflows.upsert(w);
             navigate(href.workflow(w.id));
           }}
         />
       );
-    else
+      break;
+    case 'playground':
       main = (
-        <WorkflowView
-          key={wf.id}
+        <Playground
           client={client}
-          workflow={wf}
-          onChange={workflows.upsert}
-          onRan={() => {
-            void refreshAccount();
-            void workflows.reload();
+          onRan={refreshAccount}
+          onSaved={(w) => {
+            workflows.upsert(w);
+            navigate(href.workflow(w.id));
           }}
         />
       );
+      break;
+    case 'workflow':
+    case 'edit': {
+      const wf = routeWorkflow;
+      if (!workflows.list) main = <p aria-live="polite">Loading…</p>;
+      else if (!wf) main = <p role="alert">Workflow not found.</p>;
+      else if (route.view === 'edit')
+        main = (
+          <WorkflowForm
+            client={client}
+            workflow={wf}
+            onSaved={(w) => {
+              workflows.upsert(w);
+              navigate(href.workflow(w.id));
+            }}
+          />
+        );
+      else
+        main = (
+          <WorkflowView
+            key={wf.id}
+            client={client}
+            workflow={wf}
+            onChange={workflows.upsert}
+            onRan={() => {
+              void refreshAccount();
+              void workflows.reload();
+            }}
+          />
+        );
+      break;
+    }
   }
 
   return (
     <>
-      <Header account={account} error={accountError} section={section} onSignOut={onSignOut} />
+      <Header
+        account={account}
+        error={accountError}
+        section={sectionOf(route)}
+        onSignOut={onSignOut}
+      />
       <main id="main" class="main" tabIndex={-1}>
         {main}
       </main>

@@ -5,6 +5,7 @@ import { newId } from '../store/ids.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { AccountsTable, Database } from '../store/schema.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, sameHash } from './api-key.js';
+import { keyPrefixOf } from './key-store.js';
 
 export interface Account {
   id: string;
@@ -54,7 +55,12 @@ export async function createAccount(
     await trx.insertInto('accounts').values(row).execute();
     await trx
       .insertInto('api_keys')
-      .values({ key_hash: hashApiKey(apiKey), account_id: row.id, created_at: now })
+      .values({
+        key_hash: hashApiKey(apiKey),
+        account_id: row.id,
+        created_at: now,
+        prefix: keyPrefixOf(apiKey),
+      })
       .execute();
     await trx
       .insertInto('ledger')
@@ -152,7 +158,12 @@ export async function rotateApiKey(db: Kysely<Database>, accountId: string): Pro
       .execute();
     await trx
       .insertInto('api_keys')
-      .values({ key_hash: hashApiKey(apiKey), account_id: accountId, created_at: now })
+      .values({
+        key_hash: hashApiKey(apiKey),
+        account_id: accountId,
+        created_at: now,
+        prefix: keyPrefixOf(apiKey),
+      })
       .execute();
   });
   return apiKey;

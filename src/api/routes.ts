@@ -3,9 +3,19 @@
 import { firecrawlDoor } from './firecrawl/door.js';
 import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
+import accountUsageGet from './native/account-usage.get.js';
+import keyCreatePost from './native/key-create.post.js';
+import keyRevokeDelete from './native/key-revoke.delete.js';
+import keyRotatePost from './native/key-rotate.post.js';
+import keysGet from './native/keys.get.js';
 import openapiGet from './native/openapi.get.js';
+import requestGet from './native/request.get.js';
+import requestResultGet from './native/request-result.get.js';
+import requestsGet from './native/requests.get.js';
 import schedulesGet from './native/schedules.get.js';
 import scraperGet from './native/scraper.get.js';
+import webhookSecretGet from './native/webhook-secret.get.js';
+import webhookSecretRotatePost from './native/webhook-secret-rotate.post.js';
 import workflowGet from './native/workflow.get.js';
 import workflowArchiveDelete from './native/workflow-archive.delete.js';
 import workflowCreatePost from './native/workflow-create.post.js';
@@ -42,6 +52,19 @@ export const routes: readonly Route[] = [
     workflowSchedulePut,
     workflowScheduleDelete,
     schedulesGet,
+  ]),
+  // The console's endpoints (the dashboard's overview, request log, keys): additions.
+  withEmptyJsonBody([
+    accountUsageGet,
+    requestsGet,
+    requestGet,
+    requestResultGet,
+    keysGet,
+    keyCreatePost,
+    keyRevokeDelete,
+    keyRotatePost,
+    webhookSecretGet,
+    webhookSecretRotatePost,
   ]),
   pressureGet,
   openapiGet,

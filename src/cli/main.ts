@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { startService } from '../main.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
 import { runAccountsCommand, UsageError } from './accounts-command.js';
+import { firstRunBanner } from './first-run-banner.js';
+import { prettyLogStream } from './pretty-log.js';
 import { runProxiesCommand } from './proxies-command.js';
 import { runSchedulesCommand } from './schedules-command.js';
 
@@ -31,9 +33,12 @@ async function main(argv: string[]): Promise<number> {
       early = signal;
     };
     process.once('SIGTERM', hold).once('SIGINT', hold);
+    const pretty =
+      config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY);
     const service = await startService(config, {
-      announceKey: (line) => console.log(line),
+      announceFirstRun: (run) => console.log(firstRunBanner(run)),
       warmBrowser: true,
+      ...(pretty ? { logStream: prettyLogStream(process.stdout) } : {}),
     });
     // Drain handlers first: while a signal has no listener Node closes its watcher, and a
     // signal already queued for the old watcher is lost (seen: SIGTERM ignored after start).

@@ -14,6 +14,7 @@ import type {
   BlockSelection,
   EngineName,
   OutputType,
+  RequestSource,
   ScrapeOptions,
   ScrapePlan,
   ScrapeRun,
@@ -29,6 +30,7 @@ export interface PlanRequest {
   createdAt: number;
   /** A scheduled run's due time and catch-up mark, carried to its record. */
   schedule?: ScheduledRun;
+  source?: RequestSource;
 }
 
 export interface Planner {

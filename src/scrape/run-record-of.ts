@@ -6,7 +6,7 @@
 import type { AppError } from '../errors.js';
 import type { RunRecord } from '../store/run-records.js';
 import { outputTypeOf, type PlanRequest } from './plan.js';
-import type { Outcome, ScrapePlan } from './types.js';
+import type { Outcome, RequestSource, ScrapeOptions, ScrapePlan } from './types.js';
 
 type RunState = Pick<
   RunRecord,
@@ -14,8 +14,35 @@ type RunState = Pick<
 >;
 type Source = Pick<
   PlanRequest,
-  'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt' | 'schedule'
+  'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt' | 'schedule' | 'source'
 >;
+
+/** The log's source of a scrape; plans stored before sources existed came from the scraper. */
+export function sourceOf(
+  source: Pick<PlanRequest, 'workflowId' | 'source' | 'schedule'>,
+): RequestSource {
+  return source.source ?? (source.schedule ? 'schedule' : source.workflowId ? 'workflow' : 'api');
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The parameters as the request log shows them. Header values may carry the caller's
+ * credentials for the target: only their names are kept.
+ */
+export function paramsText(options: ScrapeOptions): string {
+  const headers = Object.keys(options.headers ?? {});
+  return JSON.stringify({
+    ...options,
+    headers: Object.fromEntries(headers.map((name) => [name, '(hidden)'])),
+  });
+}
 
 function recordOf(source: Source, state: RunState): RunRecord {
   const { options } = source;
@@ -34,6 +61,9 @@ function recordOf(source: Source, state: RunState): RunRecord {
       : null,
     createdAt: source.createdAt,
     schedule: source.schedule ?? null,
+    source: sourceOf(source),
+    host: hostOf(options.url),
+    params: paramsText(options),
   };
 }
 

@@ -14,6 +14,7 @@ import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-
 import { type AppError, appError, isAppError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
+import { saveRequestResult } from '../store/request-results.js';
 import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
 import type { Admission, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
@@ -24,6 +25,7 @@ import type {
   EngineName,
   Outcome,
   OutputType,
+  RequestSource,
   ScrapeOptions,
   ScrapePlan,
   ScrapeResult,
@@ -49,6 +51,17 @@ export interface ScrapeUseCaseDeps {
   admission: Admission;
   pipeline: PipelineParts;
   metrics: ScrapeMetrics;
+  /**
+   * Which results the request log keeps (RESULT_RETENTION_DAYS, RESULT_MAX_BYTES); absent or
+   * `keep: false`: none.
+   */
+  results?: ResultKeeping;
+}
+
+export interface ResultKeeping {
+  keep: boolean;
+  /** A result larger than this is not kept (its record still is). */
+  maxResultBytes: number;
 }
 
 export interface ExecuteOptions {
@@ -88,6 +101,7 @@ export class ScrapeUseCase {
     query: Record<string, unknown>,
     requestId: string = newId(),
     schedule?: ScheduledRun,
+    source?: RequestSource,
   ): Promise<ScrapePlan> {
     const { store } = this.deps;
     const workflowId = workflowIdOf(query);
@@ -102,6 +116,7 @@ export class ScrapeUseCase {
       options: parseScraperRequest(query, saved),
       createdAt: Date.now(),
       ...(schedule ? { schedule } : {}),
+      source: source ?? (schedule ? 'schedule' : workflowId ? 'workflow' : 'api'),
     });
   }
 
@@ -113,6 +128,7 @@ export class ScrapeUseCase {
     account: Pick<Account, 'id' | 'concurrencyLimit'>,
     options: ScrapeOptions,
     requestId: string = newId(),
+    source: RequestSource = 'firecrawl',
   ): Promise<ScrapePlan> {
     return this.reserve({
       requestId,
@@ -121,6 +137,7 @@ export class ScrapeUseCase {
       workflowId: null,
       options,
       createdAt: Date.now(),
+      source,
     });
   }
 
@@ -163,20 +180,23 @@ export class ScrapeUseCase {
   }
 
   /**
-   * Charges (the target answered) or refunds (anything else), and writes the run record of
-   * a workflow or webhook run, in one transaction.
+   * Charges (the target answered) or refunds (anything else), and writes the request record
+   * (and the result, when kept), in one transaction.
    */
   async settle(plan: ScrapePlan, outcome: Outcome): Promise<Settlement> {
-    const { store, metrics } = this.deps;
+    const { store, metrics, results } = this.deps;
+    const kept =
+      outcome.ok && results?.keep && outcome.result.body.length <= results.maxResultBytes
+        ? outcome.result
+        : null;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
     const balance = await store.transact(async (trx) => {
       // A plan with a choice reserved its dearest way; what was not used goes back.
       const after = outcome.ok
         ? await settleCredits(trx, plan.accountId, charged, plan.requestId, plan.price)
         : await refundCredits(trx, plan.accountId, plan.price, plan.requestId);
-      if (plan.workflowId || plan.options.webhookUrl) {
-        await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
-      }
+      await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
+      if (kept) await saveRequestResult(trx, plan.requestId, plan.accountId, kept);
       return after;
     });
     metrics.scraped(plan.engine, plan.output, outcome.ok ? 'success' : outcome.error.code);

@@ -201,6 +201,13 @@ export interface PagePlan {
 }
 
 /**
+ * Where a scrape came from, as the request log shows it: the native scraper (`api`), a
+ * workflow run (`workflow`), the Firecrawl door (`firecrawl`), a batch's page (`batch`), a
+ * crawl's page (`crawl`), a scheduled workflow run (`schedule`).
+ */
+export type RequestSource = 'api' | 'workflow' | 'firecrawl' | 'batch' | 'crawl' | 'schedule';
+
+/**
  * A scrape as `prepare` decided it, complete and never changed afterwards. JSON-serialisable:
  * a webhook job stores it as it is and runs it later, on any node.
  */
@@ -211,6 +218,11 @@ export interface ScrapePlan extends PagePlan {
   /** The account's concurrent-scrape limit (admission). */
   readonly concurrencyLimit: number;
   readonly workflowId: string | null;
+  /**
+   * Which door or job asked (the request log's source); absent on plans stored before it
+   * existed, which count as `api` or `workflow`.
+   */
+  readonly source?: RequestSource;
   /** Credits reserved now, settled if the target answers. */
   readonly price: number;
   readonly createdAt: number;

@@ -1,11 +1,12 @@
 /**
- * What a scrape leaves behind: one `requests` row per scraper request that passed
- * validation, and for workflow runs the workflow's lastRun and creditsSpent, written in the
+ * What a scrape leaves behind: one `requests` row per scrape that passed validation (every
+ * door and job: the account's request log), and for workflow runs the workflow's lastRun and creditsSpent, written in the
  * same transaction as the credit settlement so that creditsSpent always equals the sum of the
  * workflow's records.
  */
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
+import { preparedQuery } from './prepared-query.js';
 import { countScheduledOutcome } from './schedules.js';
 import type { Database } from './schema.js';
 import { nextChangeSeq } from './workflow-change-seq.js';
@@ -46,6 +47,11 @@ export interface RunRecord {
   createdAt: number;
   /** Set on a scheduled run's record only. */
   schedule?: ScheduledRun | null;
+  /** Where it came from (scrape/types.ts RequestSource). */
+  source: string;
+  host: string | null;
+  /** JSON text of the options, secrets left out. */
+  params: string;
 }
 
 /** The saved config of a workflow the caller may run (404 / 400 per contract 1.2). */
@@ -85,8 +91,43 @@ function toRow(record: RunRecord) {
     created_at: record.createdAt,
     scheduled_for: record.schedule?.scheduledFor ?? null,
     catch_up: record.schedule ? (record.schedule.catchUp ? 1 : 0) : null,
+    source: record.source,
+    host: record.host,
+    params: record.params,
   };
 }
+
+type Row = ReturnType<typeof toRow>;
+
+const COLUMNS = [
+  'id',
+  'account_id',
+  'workflow_id',
+  'url',
+  'status',
+  'status_code',
+  'target_status',
+  'output_type',
+  'render',
+  'proxy_type',
+  'proxy_country',
+  'credits',
+  'duration_ms',
+  'error',
+  'webhook',
+  'created_at',
+  'source',
+  'host',
+  'params',
+] as const satisfies readonly (keyof Row)[];
+
+/** Every scrape runs it (in the settle's transaction): built once per dialect. */
+const insertOneOff = preparedQuery((db, ...values: unknown[]) =>
+  db
+    .insertInto('requests')
+    .values(Object.fromEntries(COLUMNS.map((column, index) => [column, values[index]])) as Row)
+    .onConflict((oc) => oc.column('id').doNothing()),
+);
 
 /**
  * Inserts the record, or completes a pending one (webhook runs), and updates the workflow.
@@ -96,6 +137,12 @@ function toRow(record: RunRecord) {
  */
 export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Promise<void> {
   const row = toRow(record);
+  // A one-off scrape without a webhook is written once, when it settles: one insert (a
+  // settle repeated by a retried job keeps the first record, as its ledger does).
+  if (!record.workflowId && !record.webhook) {
+    await db.executeQuery(insertOneOff(db, ...COLUMNS.map((column) => row[column])));
+    return;
+  }
   const { id, ...rest } = row;
   const before = await db
     .selectFrom('requests')

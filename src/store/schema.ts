@@ -22,6 +22,8 @@ export interface ApiKeysTable {
   account_id: string;
   created_at: number;
   revoked_at: number | null;
+  /** The key's first characters (migration 011), to tell keys apart; null for older keys. */
+  prefix: string | null;
 }
 
 /**
@@ -77,6 +79,12 @@ export interface RequestsTable {
   scheduled_for: number | null;
   /** 1 when the scheduled run stands in for runs missed while no node ran; else null. */
   catch_up: number | null;
+  /** Where the scrape came from (RequestSource); null on rows older than migration 011. */
+  source: string | null;
+  /** The target's host name, for the request log's filter. */
+  host: string | null;
+  /** JSON text of the scrape's options (secrets left out). */
+  params: string | null;
 }
 
 export interface JobsTable {

@@ -29,7 +29,12 @@ function serve(dataDir: string, extra: Record<string, string> = {}): ServeProces
   return child;
 }
 
-function keyOf(lines: string[]): string {
+/**
+ * The key of the first-start banner, printed once the service listens: it may reach stdout
+ * just after Fastify's "Server listening" line.
+ */
+async function keyOf(lines: string[]): Promise<string> {
+  await until(() => lines.some((l) => l.startsWith('API key: ')), 30_000).catch(() => {});
   const line = lines.find((l) => l.startsWith('API key: '));
   assert.ok(line, `no "API key:" line in ${lines.length} lines`);
   return line.slice('API key: '.length);
@@ -48,7 +53,13 @@ describe('pagegrab serve', () => {
   it('prints `API key: <key>` on its own line on an empty DATA_DIR, and that key works', async () => {
     const server = serve(tempDir());
     const url = await server.listening;
-    const key = keyOf(server.lines);
+    const key = await keyOf(server.lines);
+    // The banner says the key is shown once, names the account and where to go.
+    const banner = server.lines.join('\n');
+    assert.match(banner, /shown once/);
+    assert.match(banner, /Account: +default \(/);
+    assert.ok(banner.includes(`Dashboard:  ${url}/`), banner);
+    assert.ok(banner.includes(`API docs:   ${url}/docs`), banner);
     assert.match(key, /^\S+$/);
     assert.equal(server.lines.filter((l) => l.includes(key)).length, 1, 'the key is printed once');
     const response = await fetch(`${url}/api/account?api_key=${key}`);
@@ -98,7 +109,7 @@ describe('pagegrab serve', () => {
   it('on SIGTERM finishes an in-flight scrape with 200 and refuses new connections', async () => {
     const server = serve(tempDir());
     const url = await server.listening;
-    const key = keyOf(server.lines);
+    const key = await keyOf(server.lines);
     const port = Number(new URL(url).port);
     // The target holds the page until the test has seen the refusal: the request is in
     // flight for the whole drain, however slow the machine.

@@ -116,6 +116,8 @@ describe('dashboard', () => {
   });
 
   test('creates a workflow with ordered instructions', async () => {
+    // Signing in lands on the overview; the workflows are one link away.
+    await page.getByRole('link', { name: 'Workflows', exact: true }).click();
     await page.getByRole('link', { name: 'New workflow' }).click();
     await page.getByLabel('Name').fill('Search fixture');
     await page.getByLabel('Target URL').fill(site.url('/form'));
@@ -135,7 +137,8 @@ describe('dashboard', () => {
     await steps.nth(1).getByLabel('Text').fill('pagegrab');
     await steps.nth(2).getByLabel('Selector').fill('#go');
     await steps.nth(3).getByLabel('Selector').fill('#result');
-    await page.getByLabel(/^Block resource types/).selectOption(['font', 'media']);
+    for (const type of ['font', 'media'])
+      await page.getByRole('button', { name: type, exact: true }).click();
     await shot('02-create-form');
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.getByTestId('workflow-title').getByText('Search fixture').waitFor();
@@ -344,12 +347,13 @@ describe('dashboard', () => {
       await m.goto(`${service.baseUrl}/`);
       await m.getByLabel('API key').fill(service.apiKey);
       await m.getByRole('button', { name: 'Sign in' }).click();
+      await m.getByRole('link', { name: 'Workflows', exact: true }).click();
       await m.getByTestId('workflow-row').first().waitFor();
       const overflow = () =>
         m.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok((await overflow()) <= 0, 'workflow list overflows');
       await shot('12-mobile-list', m);
-      await m.getByTestId('workflow-row').first().getByRole('link').click();
+      await m.getByTestId('workflow-row').first().getByRole('link').first().click();
       await m.getByTestId('history-table').waitFor();
       assert.ok((await overflow()) <= 0, 'workflow view overflows');
       // Records stack as label/value lines: the last column is on screen, not scrolled away.
@@ -398,11 +402,30 @@ describe('dashboard', () => {
           const el = document.getElementById(`wf-${f}`) as HTMLInputElement | null;
           return `${f}:${el ? (el.type ?? el.tagName) : 'missing'}`;
         }),
-      FORM_FIELDS.filter((f) => f !== 'instructions'),
+      FORM_FIELDS.filter(
+        (f) =>
+          ![
+            'instructions',
+            'screenshot',
+            'screenshot_full_page',
+            'markdown',
+            'block_resources',
+          ].includes(f),
+      ),
     );
-    for (const f of ['render', 'screenshot', 'screenshot_full_page', 'markdown', 'block_ads'])
+    for (const f of ['render', 'block_ads'])
       assert.ok(kinds.includes(`${f}:checkbox`), kinds.join(' '));
-    assert.ok(kinds.includes('block_resources:select-multiple'), kinds.join(' '));
+    // The output is one choice (radios); resource types are toggle chips.
+    const outputs = await page
+      .locator('input[name="wf-output"]')
+      .evaluateAll((els) => els.map((el) => `${el.id}:${(el as HTMLInputElement).type}`));
+    assert.deepEqual(outputs, [
+      'wf-out-html:radio',
+      'wf-out-markdown:radio',
+      'wf-out-screenshot:radio',
+      'wf-out-screenshot_full_page:radio',
+    ]);
+    assert.equal(await page.getByTestId('resource-chips').getByRole('button').count(), 11);
     assert.ok(kinds.includes('proxy_type:select-one'), kinds.join(' '));
     assert.ok(kinds.includes('wait_until:select-one'), kinds.join(' '));
     assert.ok(!kinds.some((k) => k.endsWith(':missing')), kinds.join(' '));
@@ -420,7 +443,7 @@ describe('dashboard', () => {
     await page.getByTestId('workflow-title').getByText('Keyboard workflow').waitFor();
   });
 
-  test('the active list is newest first with name, URL, render, last run and credits', async () => {
+  test('the active list is newest first with name, URL, last status, last run and credits', async () => {
     await page.getByRole('link', { name: /Active workflows/ }).click();
     const rows = page.getByTestId('panel-active').getByTestId('workflow-row');
     await page.waitForFunction(
@@ -430,12 +453,11 @@ describe('dashboard', () => {
     const second = await text(rows.nth(1));
     assert.match(first, /^Keyboard workflow/);
     assert.match(first, /\/page/);
-    assert.match(first, /Render\s*no/);
-    assert.match(first, /Last run\s*never/);
-    assert.match(first, /Credits spent\s*0$/);
+    assert.match(first, /never run/);
+    assert.equal(await text(rows.nth(0).getByTestId('workflow-credits')), '0');
     assert.match(second, /^Search fixture/);
-    assert.match(second, /Render\s*yes/);
     assert.doesNotMatch(second, /never/);
+    assert.match(await text(rows.nth(1).getByTestId('workflow-last-status')), /success|failed/);
     await shot('16-two-workflows');
   });
 
@@ -450,6 +472,7 @@ describe('dashboard', () => {
       await d.goto(`${service.baseUrl}/`);
       await d.getByLabel('API key').fill(service.apiKey);
       await d.getByRole('button', { name: 'Sign in' }).click();
+      await d.getByRole('link', { name: 'Workflows', exact: true }).click();
       await d.getByRole('link', { name: 'Search fixture' }).click();
       await d.getByTestId('history-table').waitFor();
       const bg = await d.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);

@@ -43,7 +43,12 @@ export async function tabWalk(page: Page): Promise<{ reached: number; missed: st
     const shown = (el: HTMLElement) =>
       el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     const all = [...document.querySelectorAll<HTMLElement>(selector)].filter(
-      (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && shown(el),
+      (el) =>
+        el.tabIndex >= 0 &&
+        !(el as HTMLButtonElement).disabled &&
+        shown(el) &&
+        // Tab stops at a radio group's checked radio; arrows move within the group.
+        !(el instanceof HTMLInputElement && el.type === 'radio' && !el.checked),
     );
     all.forEach((el, i) => {
       el.dataset.kb = String(i);

@@ -19,6 +19,9 @@ export function sampleRunRecord(
     error: null,
     webhook: null,
     createdAt: Date.now(),
+    source: fields.workflowId ? 'workflow' : 'api',
+    host: new URL(fields.url).hostname,
+    params: JSON.stringify({ url: fields.url }),
     ...fields,
   };
 }

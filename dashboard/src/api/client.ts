@@ -1,8 +1,14 @@
 import type {
   Account,
+  ApiKeyInfo,
+  LogDetail,
+  LogFilter,
+  LogPage,
+  NewApiKey,
   RequestRecord,
   ScrapeMeta,
   ScrapeOutcome,
+  Usage,
   Workflow,
   WorkflowConfig,
 } from './types.js';
@@ -68,6 +74,61 @@ export class ApiClient {
     return this.json<RequestRecord[]>('GET', `/api/workflow/requests/${enc(id)}/?limit=${limit}`);
   }
 
+  usage(): Promise<Usage> {
+    return this.json<Usage>('GET', '/api/account/usage');
+  }
+
+  /** A page of the request log, newest first; `before`: the previous page's `next`. */
+  requestLog(filter: LogFilter, before?: string | null, limit = 50): Promise<LogPage> {
+    const q = new URLSearchParams({ limit: String(limit) });
+    for (const [k, v] of Object.entries(filter)) if (v) q.set(k, v);
+    if (before) q.set('before', before);
+    return this.json<LogPage>('GET', `/api/requests?${q}`);
+  }
+
+  requestDetail(id: string): Promise<LogDetail> {
+    return this.json<LogDetail>('GET', `/api/requests/${enc(id)}`);
+  }
+
+  /** The kept result of a request, as the preview shows it. */
+  async requestResult(id: string): Promise<ScrapeOutcome> {
+    const res = await fetch(`${this.baseUrl}/api/requests/${enc(id)}/result`, {
+      headers: { 'X-API-Key': this.apiKey },
+    });
+    if (!res.ok) throw await toApiError(res);
+    return toOutcome(res, {
+      creditsUsed: null,
+      creditsRemaining: null,
+      targetStatus: null,
+      targetUrl: null,
+      durationMs: 0,
+    });
+  }
+
+  keys(): Promise<ApiKeyInfo[]> {
+    return this.json<ApiKeyInfo[]>('GET', '/api/keys');
+  }
+
+  createKey(): Promise<NewApiKey> {
+    return this.json<NewApiKey>('POST', '/api/keys');
+  }
+
+  revokeKey(id: string): Promise<unknown> {
+    return this.json('DELETE', `/api/keys/${enc(id)}`);
+  }
+
+  rotateKey(id: string): Promise<NewApiKey> {
+    return this.json<NewApiKey>('POST', `/api/keys/${enc(id)}/rotate`);
+  }
+
+  webhookSecret(): Promise<{ webhookSecret: string }> {
+    return this.json('GET', '/api/account/webhook-secret');
+  }
+
+  rotateWebhookSecret(): Promise<{ webhookSecret: string }> {
+    return this.json('POST', '/api/account/webhook-secret/rotate');
+  }
+
   /** GET /api/scraper with the given query; the answer is turned into a previewable outcome. */
   async scrape(params: URLSearchParams, signal?: AbortSignal): Promise<ScrapeOutcome> {
     const started = performance.now();
@@ -75,7 +136,6 @@ export class ApiClient {
       headers: { 'X-API-Key': this.apiKey },
       signal,
     });
-    const type = res.headers.get('content-type') ?? '';
     if (!res.ok) throw await toApiError(res);
     const meta: ScrapeMeta = {
       creditsUsed: intHeader(res, 'x-credits-used'),
@@ -83,19 +143,9 @@ export class ApiClient {
       targetStatus: intHeader(res, 'x-target-status'),
       targetUrl: res.headers.get('x-target-url'),
       durationMs: Math.round(performance.now() - started),
+      requestId: res.headers.get('x-request-id'),
     };
-    if (type.startsWith('image/')) return { kind: 'screenshot', blob: await res.blob(), meta };
-    if (type.startsWith('text/markdown')) return { kind: 'markdown', text: await res.text(), meta };
-    if (type.startsWith('application/json')) {
-      const body = (await res.json()) as Json;
-      return {
-        kind: 'webhook',
-        message: String(body.message ?? body.status ?? ''),
-        requestId: typeof body.requestId === 'string' ? body.requestId : null,
-        meta,
-      };
-    }
-    return { kind: 'html', text: await res.text(), meta };
+    return toOutcome(res, meta);
   }
 
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -112,6 +162,28 @@ export class ApiClient {
 }
 
 const enc = encodeURIComponent;
+
+/** A scraper answer (or a kept result) as the preview shows it, by its content type. */
+async function toOutcome(res: Response, meta: ScrapeMeta): Promise<ScrapeOutcome> {
+  const type = res.headers.get('content-type') ?? '';
+  if (type.startsWith('image/')) return { kind: 'screenshot', blob: await res.blob(), meta };
+  if (type.startsWith('text/markdown')) return { kind: 'markdown', text: await res.text(), meta };
+  if (type.startsWith('application/json')) {
+    const text = await res.text();
+    const body = JSON.parse(text) as Json;
+    if (body.status === 'ok' && typeof body.requestId === 'string') {
+      return {
+        kind: 'webhook',
+        message: String(body.message ?? body.status ?? ''),
+        requestId: body.requestId,
+        meta,
+      };
+    }
+    // A Firecrawl document kept in the log: its JSON as text.
+    return { kind: 'html', text: JSON.stringify(body, null, 2), meta };
+  }
+  return { kind: 'html', text: await res.text(), meta };
+}
 
 function intHeader(res: Response, name: string): number | null {
   const v = res.headers.get(name);

@@ -121,4 +121,85 @@ export interface ScrapeMeta {
   targetStatus: number | null;
   targetUrl: string | null;
   durationMs: number;
+  /** X-Request-Id: the record in the request log. */
+  requestId?: string | null;
+}
+
+/** Where a scrape came from, as the request log names it. */
+export type RequestSource = 'api' | 'workflow' | 'firecrawl' | 'batch' | 'crawl' | 'schedule';
+
+/** One record of the account's request log (GET /api/requests). */
+export interface LogRecord {
+  id: string;
+  source: RequestSource;
+  workflowId: string | null;
+  url: string;
+  host: string | null;
+  status: 'success' | 'failed' | 'pending';
+  statusCode: number | null;
+  targetStatus: number | null;
+  outputType: string;
+  render: boolean;
+  proxyType: string;
+  proxyCountry: string | null;
+  creditsSpent: number;
+  durationMs: number | null;
+  error: string | null;
+  webhook: WebhookState | null;
+  createdAt: string;
+}
+
+export interface LogPage {
+  records: LogRecord[];
+  /** The `before` of the next page; null on the last. */
+  next: string | null;
+}
+
+export interface LogDetail {
+  record: LogRecord;
+  workflowName: string | null;
+  params: Record<string, unknown> | null;
+  finishedAt: string | null;
+  result: { contentType: string; size: number } | null;
+}
+
+export interface LogFilter {
+  status?: string;
+  host?: string;
+  workflow_id?: string;
+  source?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+export interface TargetFigure {
+  host: string;
+  requests: number;
+  failed: number;
+  avgMs: number | null;
+  error: string | null;
+}
+
+export interface Usage {
+  credits: number;
+  days: { date: string; credits: number; requests: number; failed: number }[];
+  outcomes: { success: number; failed: number; pending: number };
+  slowest: TargetFigure[];
+  failing: TargetFigure[];
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  prefix: string | null;
+  createdAt: string;
+  current: boolean;
+}
+
+export interface NewApiKey {
+  id: string;
+  prefix: string;
+  createdAt: string;
+  /** Shown once. */
+  key: string;
 }

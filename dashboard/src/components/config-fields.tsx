@@ -1,11 +1,7 @@
-import {
-  PROXY_TYPES,
-  RESOURCE_TYPES,
-  type ResourceType,
-  WAIT_UNTIL,
-  type WaitUntil,
-} from '../api/types.js';
+import { useState } from 'preact/hooks';
+import { PROXY_TYPES, RESOURCE_TYPES, WAIT_UNTIL, type WaitUntil } from '../api/types.js';
 import type { ConfigForm } from '../lib/config-form.js';
+import type { FieldErrors } from '../lib/field-errors.js';
 import { InstructionsEditor } from './instructions-editor.js';
 
 interface Props {
@@ -13,7 +9,35 @@ interface Props {
   onChange: (patch: Partial<ConfigForm>) => void;
   /** Prefix for element ids, so two forms could share a page. */
   idPrefix: string;
+  /** Errors shown next to their fields (keys: scraper parameters, `output`). */
+  errors?: FieldErrors;
 }
+
+type Output = 'html' | 'markdown' | 'screenshot' | 'screenshot_full_page';
+const OUTPUTS: { value: Output; label: string; browser: boolean }[] = [
+  { value: 'html', label: 'HTML', browser: false },
+  { value: 'markdown', label: 'Markdown', browser: false },
+  { value: 'screenshot', label: 'Screenshot (visible area)', browser: true },
+  { value: 'screenshot_full_page', label: 'Screenshot (full page)', browser: true },
+];
+
+function outputOf(form: ConfigForm): Output {
+  if (form.screenshot_full_page) return 'screenshot_full_page';
+  if (form.screenshot) return 'screenshot';
+  if (form.markdown) return 'markdown';
+  return 'html';
+}
+
+/** Why render went on by itself, for the note beside the switch. */
+const NEEDS_BROWSER: Record<string, string> = {
+  screenshot: 'screenshots need a browser',
+  screenshot_full_page: 'screenshots need a browser',
+  block_resources: 'blocking resource types needs a browser',
+  instructions: 'instructions run in a browser',
+  window_width: 'the window size applies to a browser',
+  window_height: 'the window size applies to a browser',
+  wait_until: 'waiting for a load state needs a browser',
+};
 
 const WAIT_UNTIL_TEXT: Record<WaitUntil, string> = {
   load: 'every resource loaded',
@@ -21,17 +45,34 @@ const WAIT_UNTIL_TEXT: Record<WaitUntil, string> = {
   networkidle: 'no request for 500 ms',
 };
 
-type BoolField =
-  | 'render'
-  | 'screenshot'
-  | 'screenshot_full_page'
-  | 'markdown'
-  | 'block_ads'
-  | 'block_cookie_banners'
-  | 'block_chat_widgets';
+type BoolField = 'render' | 'block_ads' | 'block_cookie_banners' | 'block_chat_widgets';
 
 /** Every scraper parameter a workflow config (or a playground request) can carry. */
-export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
+export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} }: Props) {
+  const [autoRender, setAutoRender] = useState<string | null>(null);
+  /** A browser-only option given a value switches render on, and says so. */
+  const onChange = (patch: Partial<ConfigForm>) => {
+    const browserField = Object.keys(patch).find((k) => {
+      const v = (patch as Record<string, unknown>)[k];
+      return k in NEEDS_BROWSER && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0);
+    });
+    if (browserField && !form.render && patch.render === undefined) {
+      setAutoRender(NEEDS_BROWSER[browserField] ?? null);
+      change({ ...patch, render: true });
+      return;
+    }
+    if (patch.render !== undefined) setAutoRender(null);
+    change(patch);
+  };
+  const err = (field: string) =>
+    errors[field] ? (
+      <p id={`${p}-${field}-error`} class="field-error" data-testid={`error-${field}`}>
+        {errors[field]}
+      </p>
+    ) : null;
+  const invalid = (field: string) =>
+    errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${p}-${field}-error` } : {};
+  const output = outputOf(form);
   const check = (field: BoolField, label: string) => (
     <label class="check" for={`${p}-${field}`}>
       <input
@@ -55,7 +96,9 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
         value={form[field]}
         onInput={(e) => onChange({ [field]: e.currentTarget.value })}
         {...attrs}
+        {...invalid(field)}
       />
+      {err(field)}
     </div>
   );
   const num = (
@@ -76,7 +119,9 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
         placeholder={ph}
         value={form[field]}
         onInput={(e) => onChange({ [field]: e.currentTarget.value })}
+        {...invalid(field)}
       />
+      {err(field)}
     </div>
   );
 
@@ -91,6 +136,11 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
       <fieldset>
         <legend>Rendering</legend>
         {check('render', 'Render in a browser (JavaScript, screenshots, instructions)')}
+        {autoRender && form.render && (
+          <p class="note small" role="status" data-testid="render-note">
+            Render switched on: {autoRender}.
+          </p>
+        )}
         <div class="row wrap">
           {num('window_width', 'Window width', 320, 3840, '1920')}
           {num('window_height', 'Window height', 240, 2160, '1080')}
@@ -116,46 +166,66 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
               </option>
             ))}
           </select>
+          {err('wait_until')}
         </div>
       </fieldset>
-      <fieldset>
+      <fieldset class="choice">
         <legend>Output</legend>
-        <p class="muted small">HTML unless one of these is chosen; only one output per request.</p>
-        {check('markdown', 'Markdown')}
-        {check('screenshot', 'Screenshot (visible area)')}
-        {check('screenshot_full_page', 'Screenshot (full page)')}
+        <div class="segmented wrap" data-testid="output-choice">
+          {OUTPUTS.map((o) => (
+            <label key={o.value} class={output === o.value ? 'on' : ''} for={`${p}-out-${o.value}`}>
+              <input
+                id={`${p}-out-${o.value}`}
+                type="radio"
+                name={`${p}-output`}
+                value={o.value}
+                checked={output === o.value}
+                onChange={() =>
+                  onChange({
+                    markdown: o.value === 'markdown',
+                    screenshot: o.value === 'screenshot',
+                    screenshot_full_page: o.value === 'screenshot_full_page',
+                  })
+                }
+              />
+              {o.label}
+            </label>
+          ))}
+        </div>
+        {err('output')}
       </fieldset>
       <fieldset>
         <legend>Blocking</legend>
         {check('block_ads', 'Block ads')}
         {check('block_cookie_banners', 'Block cookie banners')}
         {check('block_chat_widgets', 'Block chat widgets')}
-        <div class="field">
-          <label for={`${p}-block_resources`}>Block resource types (needs render)</label>
-          <p id={`${p}-block_resources-hint`} class="muted small hint">
-            Ctrl-click (⌘-click) or Shift+arrows to choose several; none selected blocks nothing.
-          </p>
-          <select
-            id={`${p}-block_resources`}
-            aria-describedby={`${p}-block_resources-hint`}
-            multiple
-            size={RESOURCE_TYPES.length}
-            onChange={(e) =>
-              onChange({
-                block_resources: Array.from(
-                  e.currentTarget.selectedOptions,
-                  (o) => o.value as ResourceType,
-                ),
-              })
-            }
-          >
-            {RESOURCE_TYPES.map((t) => (
-              <option key={t} value={t} selected={form.block_resources.includes(t)}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <fieldset class="field bare">
+          <legend class="label">Block resource types (needs render)</legend>
+          <div class="chips" data-testid="resource-chips">
+            {RESOURCE_TYPES.map((t) => {
+              const on = form.block_resources.includes(t);
+              return (
+                <button
+                  key={t}
+                  type="button"
+                  class={`chip${on ? ' on' : ''}`}
+                  aria-pressed={on}
+                  onClick={() =>
+                    onChange({
+                      // Always in the API's order, whatever order they were ticked in.
+                      block_resources: RESOURCE_TYPES.filter((r) =>
+                        r === t ? !on : form.block_resources.includes(r),
+                      ),
+                    })
+                  }
+                >
+                  {t}
+                </button>
+              );
+            })}
+          </div>
+          {err('block_resources')}
+        </fieldset>
       </fieldset>
       <fieldset>
         <legend>Proxy</legend>
@@ -176,6 +246,7 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
                 </option>
               ))}
             </select>
+            {err('proxy_type')}
           </div>
           {text('proxy_country', 'Proxy country', {
             maxLength: 2,
@@ -197,6 +268,7 @@ export function ConfigFields({ form, onChange, idPrefix: p }: Props) {
         steps={form.instructions}
         onChange={(instructions) => onChange({ instructions })}
       />
+      {err('instructions')}
     </>
   );
 }

@@ -1,10 +1,10 @@
 import type { Account } from '../api/types.js';
-import { href } from '../lib/route.js';
+import { NAV, type Section } from '../lib/nav.js';
 
 interface HeaderProps {
   account: Account | null;
   error: string | null;
-  section: 'workflows' | 'playground';
+  section: Section;
   onSignOut: () => void;
 }
 
@@ -14,13 +14,21 @@ export function Header({ account, error, section, onSignOut }: HeaderProps) {
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <div class="brand">pagegrab</div>
+      <a class="brand" href="#/">
+        pagegrab
+      </a>
       <nav aria-label="Main">
-        <a href={href.list()} aria-current={section === 'workflows' ? 'page' : undefined}>
-          Workflows
-        </a>
-        <a href={href.playground()} aria-current={section === 'playground' ? 'page' : undefined}>
-          Playground
+        {NAV.map((entry) => (
+          <a
+            key={entry.section}
+            href={entry.href()}
+            aria-current={section === entry.section ? 'page' : undefined}
+          >
+            {entry.label}
+          </a>
+        ))}
+        <a href="/docs" target="_blank" rel="noopener">
+          API docs
         </a>
       </nav>
       <div class="account" aria-live="polite">

@@ -1,5 +1,6 @@
 import type { RequestRecord } from '../api/types.js';
 import { formatMs, formatTime } from '../lib/format.js';
+import { href } from '../lib/route.js';
 import { ScheduleMark } from './schedule-mark.js';
 
 function webhookText(r: RequestRecord): string {
@@ -39,7 +40,11 @@ export function HistoryTable({ records }: { records: RequestRecord[] }) {
           {records.map((r) => (
             <tr key={r.id} data-testid="history-row" data-status={r.status}>
               <td data-label={COLUMNS[0]} class="nowrap">
-                {formatTime(r.createdAt)} <ScheduleMark schedule={r.schedule} />
+                {/* The record in the request log: its parameters and its kept result. */}
+                <a href={href.request(r.id)} data-testid="history-open">
+                  {formatTime(r.createdAt)}
+                </a>{' '}
+                <ScheduleMark schedule={r.schedule} />
               </td>
               <td data-label={COLUMNS[1]}>
                 {/* One child: the stacked layout puts each child of a cell in its own column. */}

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ScrapeOutcome } from '../api/types.js';
 import { formatBytes, formatMs } from '../lib/format.js';
 import { renderMarkdown } from '../lib/markdown.js';
+import { scrollable } from '../lib/scrollable.js';
 
-// Scrollable boxes carry no tabIndex: Chromium 130+ makes scrollers keyboard-focusable.
+// Scrollable boxes are focusable and named (lib/scrollable.ts): axe asks for it.
 
 /** Past this, the preview shows a prefix: a huge <pre> would freeze the tab. */
 const MAX_PREVIEW_CHARS = 300_000;
@@ -12,7 +13,14 @@ const MAX_PREVIEW_CHARS = 300_000;
  * Shows a scrape's result. Scraped HTML is only ever text in a <pre> (Preact escapes it);
  * Markdown becomes elements through the safe renderer; PNGs through an object URL.
  */
-export function ResultPreview({ outcome }: { outcome: ScrapeOutcome }) {
+export function ResultPreview({
+  outcome,
+  showMeta = true,
+}: {
+  outcome: ScrapeOutcome;
+  /** False for a kept result: the request's own figures are shown around it. */
+  showMeta?: boolean;
+}) {
   const { meta } = outcome;
   return (
     <section
@@ -21,31 +29,33 @@ export function ResultPreview({ outcome }: { outcome: ScrapeOutcome }) {
       data-testid="result-preview"
       data-kind={outcome.kind}
     >
-      <dl class="meta-line">
-        {/* A webhook run answers before the scrape: its charge and status are in the history. */}
-        {outcome.kind !== 'webhook' && (
-          <>
-            <div>
-              <dt>Credits used</dt>
-              <dd data-testid="credits-used">{meta.creditsUsed ?? '–'}</dd>
-            </div>
-            <div>
-              <dt>Target status</dt>
-              <dd data-testid="target-status">{meta.targetStatus ?? '–'}</dd>
-            </div>
-          </>
-        )}
-        <div>
-          <dt>Time</dt>
-          <dd>{formatMs(meta.durationMs)}</dd>
-        </div>
-        {meta.targetUrl && (
-          <div class="grow">
-            <dt>Final URL</dt>
-            <dd class="break">{meta.targetUrl}</dd>
+      {showMeta && (
+        <dl class="meta-line">
+          {/* A webhook run answers before the scrape: its charge and status are in the history. */}
+          {outcome.kind !== 'webhook' && (
+            <>
+              <div>
+                <dt>Credits used</dt>
+                <dd data-testid="credits-used">{meta.creditsUsed ?? '–'}</dd>
+              </div>
+              <div>
+                <dt>Target status</dt>
+                <dd data-testid="target-status">{meta.targetStatus ?? '–'}</dd>
+              </div>
+            </>
+          )}
+          <div>
+            <dt>Time</dt>
+            <dd>{formatMs(meta.durationMs)}</dd>
           </div>
-        )}
-      </dl>
+          {meta.targetUrl && (
+            <div class="grow">
+              <dt>Final URL</dt>
+              <dd class="break">{meta.targetUrl}</dd>
+            </div>
+          )}
+        </dl>
+      )}
       <Body outcome={outcome} />
     </section>
   );
@@ -85,7 +95,7 @@ function TextPreview({ text, testId, label }: { text: string; testId: string; la
         {label}, {formatBytes(new Blob([text]).size)}
         {clipped && ' (preview shortened)'}
       </p>
-      <pre class="source" data-testid={testId}>
+      <pre class="source" data-testid={testId} {...scrollable(label)}>
         {shown}
       </pre>
     </>

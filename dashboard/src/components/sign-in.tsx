@@ -1,11 +1,19 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiClient, errorText } from '../api/client.js';
 import type { Account } from '../api/types.js';
 
-export function SignIn({ onSignIn }: { onSignIn: (key: string, account: Account) => void }) {
+interface Props {
+  onSignIn: (key: string, account: Account, persist: boolean) => void;
+}
+
+export function SignIn({ onSignIn }: Props) {
   const [key, setKey] = useState('');
+  const [persist, setPersist] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    document.title = 'Sign in · pagegrab';
+  }, []);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -19,7 +27,7 @@ export function SignIn({ onSignIn }: { onSignIn: (key: string, account: Account)
     try {
       // Checking the key against /api/account means a typo fails here, not on every page.
       const account = await new ApiClient(trimmed).account();
-      onSignIn(trimmed, account);
+      onSignIn(trimmed, account, persist);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -32,7 +40,8 @@ export function SignIn({ onSignIn }: { onSignIn: (key: string, account: Account)
       <form class="card" onSubmit={submit} data-testid="signin-form" aria-describedby="signin-help">
         <h1>pagegrab</h1>
         <p id="signin-help" class="muted">
-          Sign in with your API key. It is kept in this tab only and sent as the X-API-Key header.
+          Sign in with your API key. It is sent as the X-API-Key header and kept in this tab only,
+          unless you tick the box below.
         </p>
         <label for="api-key">API key</label>
         <input
@@ -41,7 +50,10 @@ export function SignIn({ onSignIn }: { onSignIn: (key: string, account: Account)
           autoComplete="off"
           spellcheck={false}
           value={key}
-          onInput={(e) => setKey(e.currentTarget.value)}
+          onInput={(e) => {
+            setKey(e.currentTarget.value);
+            setError(null);
+          }}
           aria-invalid={error ? true : undefined}
           aria-errormessage={error ? 'signin-error' : undefined}
         />
@@ -50,9 +62,21 @@ export function SignIn({ onSignIn }: { onSignIn: (key: string, account: Account)
             {error}
           </p>
         )}
+        <label class="check" for="keep-signed-in">
+          <input
+            id="keep-signed-in"
+            type="checkbox"
+            checked={persist}
+            onChange={(e) => setPersist(e.currentTarget.checked)}
+          />
+          Keep me signed in on this browser (all tabs, until I sign out)
+        </label>
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+        <p class="muted small">
+          The first start of the service prints a key. <a href="/docs">API reference</a>
+        </p>
       </form>
     </main>
   );

@@ -3,6 +3,9 @@ import { type ApiClient, errorText } from '../api/client.js';
 import type { RequestRecord, Workflow } from '../api/types.js';
 import { formatTime } from '../lib/format.js';
 import { href } from '../lib/route.js';
+import { curlCommand } from '../lib/scraper-query.js';
+import { scrollable } from '../lib/scrollable.js';
+import { CopyButton } from './copy-button.js';
 import { HistoryTable } from './history-table.js';
 import { RenameForm } from './rename-form.js';
 import { RunPanel } from './run-panel.js';
@@ -50,6 +53,7 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
   };
 
   const configJson = JSON.stringify(w.config, null, 2);
+  const curl = curlCommand(window.location.origin, new URLSearchParams({ workflow_id: w.id }));
   return (
     <article aria-labelledby="wf-title" data-testid="workflow-view">
       <p class="crumbs">
@@ -98,7 +102,19 @@ export function WorkflowView({ client, workflow: w, onChange, onRan }: Props) {
       </dl>
       <details class="config">
         <summary>Saved config</summary>
-        <pre class="source">{configJson}</pre>
+        <pre class="source" {...scrollable('Saved config')}>
+          {configJson}
+        </pre>
+      </details>
+      <details class="curl-box">
+        <summary>Run it with curl</summary>
+        <div class="row spread">
+          <span class="muted small">The key is $PAGEGRAB_API_KEY, never the real one.</span>
+          <CopyButton text={curl} label="Copy as curl" testId="workflow-copy-curl" />
+        </div>
+        <pre class="source curl" data-testid="workflow-curl" {...scrollable('curl command')}>
+          {curl}
+        </pre>
       </details>
       <h2>Run now</h2>
       {w.archived ? (

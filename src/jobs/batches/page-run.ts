@@ -145,7 +145,7 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     }
     let plan: ScrapePlan;
     try {
-      plan = await deps.scraper.prepareOptions(context.account, scrape.options);
+      plan = await deps.scraper.prepareOptions(context.account, scrape.options, undefined, 'batch');
     } catch (error) {
       if (isAppError(error)) return refused(error);
       throw error;

@@ -1,0 +1,147 @@
+/**
+ * The `request_results` table (migration 011): the results of recent scrapes, for the request
+ * log's detail. Written in the settle's transaction; the purge removes results older than
+ * the operator's retention and, per account, the oldest ones past its byte budget.
+ */
+import { type Kysely, sql } from 'kysely';
+import { preparedQuery } from './prepared-query.js';
+import type { Database } from './schema.js';
+
+export interface RequestResultsTable {
+  request_id: string;
+  account_id: string;
+  content_type: string;
+  body: Buffer | Uint8Array;
+  size: number;
+  created_at: number;
+}
+
+export interface StoredResult {
+  contentType: string;
+  body: Buffer;
+  createdAt: number;
+}
+
+function tables(db: Kysely<Database>) {
+  return db.withTables<{ request_results: RequestResultsTable }>();
+}
+
+const insertResult = preparedQuery(
+  (
+    db,
+    requestId: string,
+    accountId: string,
+    contentType: string,
+    body: Buffer,
+    size: number,
+    createdAt: number,
+  ) =>
+    tables(db)
+      .insertInto('request_results')
+      .values({
+        request_id: requestId,
+        account_id: accountId,
+        content_type: contentType,
+        body,
+        size,
+        created_at: createdAt,
+      })
+      .onConflict((oc) => oc.column('request_id').doNothing()),
+);
+
+export async function saveRequestResult(
+  db: Kysely<Database>,
+  requestId: string,
+  accountId: string,
+  result: { contentType: string; body: Buffer },
+): Promise<void> {
+  await db.executeQuery(
+    insertResult(
+      db,
+      requestId,
+      accountId,
+      result.contentType,
+      result.body,
+      result.body.length,
+      Date.now(),
+    ),
+  );
+}
+
+export async function readRequestResult(
+  db: Kysely<Database>,
+  accountId: string,
+  requestId: string,
+): Promise<StoredResult | null> {
+  const row = await tables(db)
+    .selectFrom('request_results')
+    .select(['content_type', 'body', 'created_at'])
+    .where('request_id', '=', requestId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    contentType: row.content_type,
+    body: Buffer.from(row.body),
+    createdAt: Number(row.created_at),
+  };
+}
+
+/**
+ * Deletes results created before `before`, then, for each account over `maxBytesPerAccount`,
+ * its oldest results until it fits. Returns how many were deleted.
+ */
+export async function purgeRequestResults(
+  db: Kysely<Database>,
+  before: number,
+  maxBytesPerAccount: number,
+): Promise<number> {
+  const t = tables(db);
+  const old = await t.deleteFrom('request_results').where('created_at', '<', before).execute();
+  let deleted = Number(old[0]?.numDeletedRows ?? 0);
+  const over = await t
+    .selectFrom('request_results')
+    .select(['account_id', sql<number>`sum(size)`.as('total')])
+    .groupBy('account_id')
+    .having(sql`sum(size)`, '>', maxBytesPerAccount)
+    .execute();
+  for (const { account_id: accountId, total } of over) {
+    let excess = Number(total) - maxBytesPerAccount;
+    // Newest last; ids are UUIDv7, so the oldest come first in index order.
+    const rows = await t
+      .selectFrom('request_results')
+      .select(['request_id', 'size'])
+      .where('account_id', '=', accountId)
+      .orderBy('request_id')
+      .execute();
+    const doomed: string[] = [];
+    for (const row of rows) {
+      if (excess <= 0) break;
+      doomed.push(row.request_id);
+      excess -= Number(row.size);
+    }
+    for (let i = 0; i < doomed.length; i += 500) {
+      await t
+        .deleteFrom('request_results')
+        .where('request_id', 'in', doomed.slice(i, i + 500))
+        .execute();
+    }
+    deleted += doomed.length;
+  }
+  return deleted;
+}
+
+/** Whether a result is kept, and its type and size, without reading it. */
+export async function resultInfo(
+  db: Kysely<Database>,
+  accountId: string,
+  requestId: string,
+): Promise<{ contentType: string; size: number } | null> {
+  const row = await tables(db)
+    .selectFrom('request_results')
+    .select(['content_type', 'size'])
+    .where('request_id', '=', requestId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row ? { contentType: row.content_type, size: Number(row.size) } : null;
+}
