@@ -63,7 +63,12 @@ export function removeEdgeBlocks(article: ElementNode): void {
   const blocks = leafBlocks(article);
   // stopwords tell prose only in a language the lists cover: text in another (Arabic,
   // Latin placeholder text, Chinese) has none at all, and is judged by its links alone
-  const covered = stopwordDensity(innerText(article)).density >= COVERED;
+  // (measured once, and only when a block gets as far as its words: it reads all the text)
+  let coveredMemo: boolean | undefined;
+  const covered = () => {
+    coveredMemo ??= stopwordDensity(innerText(article)).density >= COVERED;
+    return coveredMemo;
+  };
   // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
   if (!blocks.some((block) => isProse(block))) return;
   const doomed: Node[] = [];
@@ -116,7 +121,7 @@ function isProse({ el, structured }: Block): boolean {
   return length >= SHORT && linkDensity(el, length) <= MAX_LINK_DENSITY;
 }
 
-function judge({ el: block, structured }: Block, covered: boolean): 'empty' | 'good' | 'bad' {
+function judge({ el: block, structured }: Block, covered: () => boolean): 'empty' | 'good' | 'bad' {
   const text = innerText(block);
   if (text.length === 0) return 'empty';
   // a heading opens or names a part of the text (jusText keeps those before good text)
@@ -126,7 +131,7 @@ function judge({ el: block, structured }: Block, covered: boolean): 'empty' | 'g
   if (structured) return 'good';
   if (text.length >= SHORT) return 'good';
   if (linkDensity(block, text.length) > MAX_LINK_DENSITY) return 'bad';
-  if (!covered) return 'good';
+  if (!covered()) return 'good';
   const { density, words } = stopwordDensity(text);
   if (words === 0) return 'empty';
   return density < LOW_DENSITY ? 'bad' : 'good';
