@@ -49,7 +49,7 @@ const SHORT = 150;
 /** Under this stopword density a short block is not a sentence (jusText's stopwords_low is 0.30). */
 const LOW_DENSITY = 0.1;
 const MAX_LINK_DENSITY = 0.5;
-/** Running text in a covered language has about a third stopwords; below this, not covered. */
+/** Prose in a covered language has about a third stopwords; below this, not covered. */
 const COVERED = 0.15;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
@@ -61,16 +61,13 @@ interface Block {
 
 export function removeEdgeBlocks(article: ElementNode): void {
   const blocks = leafBlocks(article);
-  // stopwords tell prose only in a language the lists cover: text in another (Arabic,
-  // Latin placeholder text, Chinese) has none at all, and is judged by its links alone
-  // (measured once, and only when a block gets as far as its words: it reads all the text)
-  let coveredMemo: boolean | undefined;
-  const covered = () => {
-    coveredMemo ??= stopwordDensity(innerText(article)).density >= COVERED;
-    return coveredMemo;
-  };
   // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
-  if (!blocks.some((block) => isProse(block))) return;
+  const prose = blocks.find(isProse);
+  if (!prose) return;
+  // stopwords tell prose only in a language the lists cover: text in another (Arabic,
+  // Chinese) has none at all, and is judged by its links alone. One paragraph of prose
+  // tells the language as well as the whole article, at a fraction of the reading.
+  const covered = stopwordDensity(innerText(prose.el)).density >= COVERED;
   const doomed: Node[] = [];
   for (const block of blocks) {
     const verdict = judge(block, covered);
@@ -121,7 +118,7 @@ function isProse({ el, structured }: Block): boolean {
   return length >= SHORT && linkDensity(el, length) <= MAX_LINK_DENSITY;
 }
 
-function judge({ el: block, structured }: Block, covered: () => boolean): 'empty' | 'good' | 'bad' {
+function judge({ el: block, structured }: Block, covered: boolean): 'empty' | 'good' | 'bad' {
   const text = innerText(block);
   if (text.length === 0) return 'empty';
   // a heading opens or names a part of the text (jusText keeps those before good text)
@@ -131,7 +128,7 @@ function judge({ el: block, structured }: Block, covered: () => boolean): 'empty
   if (structured) return 'good';
   if (text.length >= SHORT) return 'good';
   if (linkDensity(block, text.length) > MAX_LINK_DENSITY) return 'bad';
-  if (!covered()) return 'good';
+  if (!covered) return 'good';
   const { density, words } = stopwordDensity(text);
   if (words === 0) return 'empty';
   return density < LOW_DENSITY ? 'bad' : 'good';

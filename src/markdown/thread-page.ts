@@ -18,8 +18,7 @@ const THREAD_SHARE = 0.5;
 /** Characters (not counting spaces) an element holds itself, not in children, to count as prose: a sentence; lower is more careful, since text outside comments says "article". */
 const PROSE = 50;
 
-export function isThreadPage(body: ElementNode, bodyLength = textLength(body)): boolean {
-  if (bodyLength === 0) return false;
+export function isThreadPage(body: ElementNode): boolean {
   let inComments = 0;
   let firstProseInComment: boolean | null = null;
   // the first prose is looked for in the page's flow: link text (a teaser's title) is navigation
@@ -37,7 +36,9 @@ export function isThreadPage(body: ElementNode, bodyLength = textLength(body)): 
     }
   };
   walk(body, false, false);
-  return firstProseInComment === true && inComments >= THREAD_SHARE * bodyLength;
+  // the page's length is measured last: most pages fail the cheaper tests
+  if (firstProseInComment !== true || inComments === 0) return false;
+  return inComments >= THREAD_SHARE * textLength(body);
 }
 
 /** Visible characters of the element's own text children. */
