@@ -131,7 +131,7 @@ function initialScore(el: ElementNode, flags: ExtractFlags): number {
 
 /** classWeight(el), noting in `flags.used` when it was not zero. */
 function usedClassWeight(el: ElementNode, flags: ExtractFlags): number {
-  const weight = classWeight(el);
+  const weight = classWeight(el, flags.commentsAreContent);
   if (weight !== 0 && flags.used) flags.used.weightClasses = true;
   return weight;
 }

@@ -24,6 +24,7 @@ import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, prependHeadline } from './headline.js';
 import { textLength } from './measure.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 
@@ -115,6 +116,7 @@ function mainContent(body: ElementNode, title: string, withHeadline: boolean): E
 
 function extractedContent(body: ElementNode, title: string): ElementNode {
   removeChrome(body, textLength(body));
+  const commentsAreContent = isThreadPage(body);
 
   let best: ElementNode | null = null;
   let bestLength = -1;
@@ -124,6 +126,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     if (last && !differsInUsedFlag(last, attempt)) continue;
     const flags: Required<ExtractFlags> = {
       ...attempt,
+      commentsAreContent,
       used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
     };
     const article = grabArticle(cloneElement(body), title, flags);

@@ -86,17 +86,25 @@ const POSITIVE =
 const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
-/** Readability's class weight: ±25 for each of class and id that looks like content or chrome. */
-export function classWeight(node: ElementNode): number {
+/** NEGATIVE without the names of comments, for pages whose content is their posts. */
+const NEGATIVE_BUT_COMMENTS =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+
+/**
+ * Readability's class weight: ±25 for each of class and id that looks like content or chrome.
+ * `commentsAreContent`: comment names weigh nothing (a thread page, see thread-page.ts).
+ */
+export function classWeight(node: ElementNode, commentsAreContent = false): number {
+  const negative = commentsAreContent ? NEGATIVE_BUT_COMMENTS : NEGATIVE;
   let weight = 0;
   const cls = node.attrs.class;
   if (cls) {
-    if (NEGATIVE.test(cls)) weight -= 25;
+    if (negative.test(cls)) weight -= 25;
     if (POSITIVE.test(cls)) weight += 25;
   }
   const id = node.attrs.id;
   if (id) {
-    if (NEGATIVE.test(id)) weight -= 25;
+    if (negative.test(id)) weight -= 25;
     if (POSITIVE.test(id)) weight += 25;
   }
   return weight;

@@ -16,7 +16,10 @@ import {
 import type { ExtractFlags } from './scorable.js';
 import { TreeStats } from './tree-stats.js';
 
-type CleanFlags = Pick<ExtractFlags, 'weightClasses' | 'cleanConditionally' | 'used'>;
+type CleanFlags = Pick<
+  ExtractFlags,
+  'weightClasses' | 'cleanConditionally' | 'used' | 'commentsAreContent'
+>;
 
 const ALWAYS_REMOVED = new Set([
   'object',
@@ -65,7 +68,9 @@ export function prepareArticle(article: ElementNode, flags: CleanFlags): void {
     }
   }
   if (flags.weightClasses) {
-    const removedHeadings = elementsByTag(article, H1_H2).filter((h) => classWeight(h) < 0);
+    const removedHeadings = elementsByTag(article, H1_H2).filter(
+      (h) => classWeight(h, flags.commentsAreContent) < 0,
+    );
     removeNodes(removedHeadings);
     // a heading's class is weighed for removal only; a kept one changed nothing
     if (flags.used && removedHeadings.length > 0) flags.used.weightClasses = true;
@@ -98,7 +103,7 @@ function shouldRemove(el: ElementNode, tag: string, flags: CleanFlags, stats: Tr
   const s = stats.of(el);
   const textLength = s.length;
   const isList = tag === 'ul' || tag === 'ol' || (textLength > 0 && s.listText / textLength > 0.9);
-  const weight = flags.weightClasses ? classWeight(el) : 0;
+  const weight = flags.weightClasses ? classWeight(el, flags.commentsAreContent) : 0;
   if (weight !== 0 && flags.used) flags.used.weightClasses = true;
   if (weight < 0) return true;
   if (s.commas >= 10) return false;

@@ -16,12 +16,19 @@ export interface ExtractFlags {
    * only does that is skipped.
    */
   used?: FlagUse;
+  /**
+   * The page is a thread (thread-page.ts): its posts sit in comment-named containers and
+   * are its content, so comment names neither strip nor weigh against an element.
+   */
+  commentsAreContent?: boolean;
 }
 
 export type FlagUse = Record<'stripUnlikely' | 'weightClasses' | 'cleanConditionally', boolean>;
 
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+const UNLIKELY_BUT_COMMENTS =
+  /-ad-|ai2html|banner|breadcrumbs|combx|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
 const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 const UNLIKELY_ROLES = new Set([
   'menu',
@@ -78,6 +85,7 @@ export function collectScorable(
   let bylineFound = false;
   let titleRemoved = false;
   // returns false when `el` is to be removed; parents drop such children in one pass
+  const unlikely = flags.commentsAreContent ? UNLIKELY_BUT_COMMENTS : UNLIKELY;
   const visit = (el: ElementNode): boolean => {
     const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
     if (!bylineFound && el !== body && isByline(el, match)) {
@@ -90,7 +98,7 @@ export function collectScorable(
     }
     if (flags.stripUnlikely && el.tag !== 'body' && el.tag !== 'a') {
       if (
-        UNLIKELY.test(match) &&
+        unlikely.test(match) &&
         !MAYBE_CANDIDATE.test(match) &&
         !hasAncestorTag(el, 'table') &&
         !hasAncestorTag(el, 'code')

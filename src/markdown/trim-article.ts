@@ -12,6 +12,7 @@
  */
 import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
+import { removeEdgeBlocks } from './edge-blocks.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { removeRelatedLinks } from './related-links.js';
 
@@ -35,6 +36,7 @@ export function trimArticle(article: ElementNode): void {
   removeRelatedLinks(article);
   // a named element holding more than this share of the article is the text's own wrapper
   discardNamedBoilerplate(article, 0.4);
+  removeEdgeBlocks(article);
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);

@@ -1,0 +1,135 @@
+/**
+ * jusText's context rule at the edges of an extracted article: the blocks before the
+ * article's first prose and after its last are where templates leave labels, section names,
+ * photo credits, tag lists and partner names inside the content container. Such a block is
+ * short and not a sentence: jusText calls a block bad when it has almost no function words
+ * (stopword density well under running text's third) or is mostly links. Bad blocks are
+ * dropped from each end until the first block that reads as a sentence; nothing between
+ * two sentences is touched, however short.
+ */
+import { type ElementNode, type Node, removeNodes } from './dom.js';
+import { innerText, linkDensity, textLength } from './measure.js';
+import { stopwordDensity } from './stopwords.js';
+
+const LEAF_BLOCKS = new Set([
+  'p',
+  'li',
+  'dd',
+  'dt',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'td',
+  'th',
+  'figcaption',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'aside',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'tr',
+  'figure',
+  'main',
+]);
+/**
+ * Blocks this long are never judged. jusText's length_low is 70 and length_high 200; 150
+ * scored best of 70 / 120 / 150 / 200 on the three corpora (BENCHMARKS.md, issue 14).
+ */
+const SHORT = 150;
+/** Under this stopword density a short block is not a sentence (jusText's stopwords_low is 0.30). */
+const LOW_DENSITY = 0.1;
+const MAX_LINK_DENSITY = 0.5;
+/** Prose in a covered language has about a third stopwords; below this, not covered. */
+const COVERED = 0.15;
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+interface Block {
+  el: ElementNode;
+  /** Inside a table, list or code: structured text, never judged by its words. */
+  structured: boolean;
+}
+
+export function removeEdgeBlocks(article: ElementNode): void {
+  const blocks = leafBlocks(article);
+  // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
+  const prose = blocks.find(isProse);
+  if (!prose) return;
+  // stopwords tell prose only in a language the lists cover: text in another (Arabic,
+  // Chinese) has none at all, and is judged by its links alone. One paragraph of prose
+  // tells the language as well as the whole article, at a fraction of the reading.
+  const covered = stopwordDensity(innerText(prose.el)).density >= COVERED;
+  const doomed: Node[] = [];
+  for (const block of blocks) {
+    const verdict = judge(block, covered);
+    if (verdict === 'empty') continue;
+    if (verdict === 'good') break;
+    doomed.push(block.el);
+  }
+  const fromHead = new Set(doomed);
+  for (const block of [...blocks].reverse()) {
+    if (fromHead.has(block.el)) break;
+    const verdict = judge(block, covered);
+    if (verdict === 'empty') continue;
+    if (verdict === 'good') break;
+    doomed.push(block.el);
+  }
+  removeNodes(doomed);
+}
+
+const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);
+
+/**
+ * Blocks in document order: block elements with no block inside (one pass, bottom-up).
+ * Inline elements beside blocks (a link loose in a wrapper) belong to no block.
+ */
+function leafBlocks(article: ElementNode): Block[] {
+  const blocks: Block[] = [];
+  // returns whether `el` holds a block element
+  const collect = (el: ElementNode, structured: boolean): boolean => {
+    let holdsBlock = false;
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      const inner = structured || STRUCTURE.has(child.tag);
+      if (collect(child, inner)) holdsBlock = true;
+      else if (LEAF_BLOCKS.has(child.tag)) {
+        blocks.push({ el: child, structured: inner });
+        holdsBlock = true;
+      }
+    }
+    return holdsBlock;
+  };
+  collect(article, false);
+  return blocks;
+}
+
+function isProse({ el, structured }: Block): boolean {
+  if (structured || HEADINGS.has(el.tag)) return false;
+  const length = textLength(el);
+  return length >= SHORT && linkDensity(el, length) <= MAX_LINK_DENSITY;
+}
+
+function judge({ el: block, structured }: Block, covered: boolean): 'empty' | 'good' | 'bad' {
+  const text = innerText(block);
+  if (text.length === 0) return 'empty';
+  // a heading opens or names a part of the text (jusText keeps those before good text)
+  if (HEADINGS.has(block.tag)) return 'good';
+  // cells, list items and code are structured text: short and without function words by
+  // nature (data, ingredients, commands), so stopwords say nothing about them
+  if (structured) return 'good';
+  if (text.length >= SHORT) return 'good';
+  if (linkDensity(block, text.length) > MAX_LINK_DENSITY) return 'bad';
+  if (!covered) return 'good';
+  const { density, words } = stopwordDensity(text);
+  if (words === 0) return 'empty';
+  return density < LOW_DENSITY ? 'bad' : 'good';
+}

@@ -1,0 +1,53 @@
+/**
+ * Thread pages: forums, guest books and Q&A pages build every post with the markup blog
+ * templates use for comments (`class="comment"`, `CommentText`, `id="comment-123"`), and
+ * there the posts are the page's content, the first one above all. Readability's scorer
+ * strips and weighs down comment names, which leaves such a page to its sidebars.
+ *
+ * A page is a thread when comment-named containers hold most of its text AND the first
+ * paragraph of prose on the page is inside one of them: on an article with comments under
+ * it, however many, the article's own text comes first, outside them.
+ */
+import type { ElementNode } from './dom.js';
+import { isSpace, textLength } from './measure.js';
+
+const COMMENT = /comment/i;
+const ASIDE = new Set(['aside', 'header', 'footer']);
+/** Share of the page's text that comment-named containers hold on a thread page. */
+const THREAD_SHARE = 0.5;
+/** Characters (not counting spaces) an element holds itself, not in children, to count as prose: a sentence; lower is more careful, since text outside comments says "article". */
+const PROSE = 50;
+
+export function isThreadPage(body: ElementNode): boolean {
+  let inComments = 0;
+  let firstProseInComment: boolean | null = null;
+  // the first prose is looked for in the page's flow: link text (a teaser's title) is navigation
+  const walk = (el: ElementNode, inComment: boolean, aside: boolean): void => {
+    if (firstProseInComment === null && !aside && ownTextLength(el) >= PROSE) {
+      firstProseInComment = inComment;
+    }
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      const named = COMMENT.test(child.attrs.class ?? '') || COMMENT.test(child.attrs.id ?? '');
+      if (named && !inComment) inComments += textLength(child);
+      // asides, headers and footers (teasers, banners) are not the page's flow of text
+      const outside = aside || child.tag === 'a' || ASIDE.has(child.tag);
+      walk(child, inComment || named, outside);
+    }
+  };
+  walk(body, false, false);
+  // the page's length is measured last: most pages fail the cheaper tests
+  if (firstProseInComment !== true || inComments === 0) return false;
+  return inComments >= THREAD_SHARE * textLength(body);
+}
+
+/** Visible characters of the element's own text children. */
+function ownTextLength(el: ElementNode): number {
+  let length = 0;
+  for (const child of el.children) {
+    if (child.type !== 'text') continue;
+    const text = child.text;
+    for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) length++;
+  }
+  return length;
+}

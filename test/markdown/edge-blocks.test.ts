@@ -1,0 +1,89 @@
+/**
+ * jusText-style edges of an extracted article (edge-blocks.ts, stopwords.ts): short blocks
+ * without function words or mostly links before the first and after the last sentence go;
+ * sentences, headings, lists, tables and code stay, and so does anything between sentences.
+ * Pages written for the test.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { htmlToMarkdown } from '../../src/markdown/index.js';
+import { stopwordDensity } from '../../src/markdown/stopwords.js';
+
+const URL = 'https://example.com/news/story.html';
+
+const PROSE = Array.from(
+  { length: 5 },
+  (_, i) =>
+    `<p>Paragraph ${i}: the council met on Tuesday and agreed that the new bridge would be built over the river before the end of the year, although the budget is still not final and the vote was close.</p>`,
+).join('');
+
+const page = (inner: string) =>
+  `<!doctype html><html><head><title>The bridge</title></head><body>
+  <nav><a href="/">Home</a></nav>
+  <div class="story">${inner}</div>
+  <footer><p>Footer of the site</p></footer></body></html>`;
+
+const md = (inner: string) => htmlToMarkdown(page(inner), URL);
+
+describe('stopword density', () => {
+  it('is about a third or more for sentences and zero for labels, in several languages', () => {
+    assert.ok(stopwordDensity('The council met on Tuesday and agreed to build it').density > 0.3);
+    assert.ok(
+      stopwordDensity('Der Rat hat am Dienstag beschlossen, die Brücke zu bauen').density > 0.3,
+    );
+    assert.ok(
+      stopwordDensity('Le conseil a décidé de construire le pont sur la rivière').density > 0.3,
+    );
+    assert.equal(stopwordDensity('Termine / Ausschreibungen').density, 0);
+    assert.equal(stopwordDensity('Partner: Acme Corporation, Widget Industries').density, 0);
+    assert.deepEqual(stopwordDensity('2024 — 12:30'), { density: 0, words: 0 });
+  });
+});
+
+describe('edges of the article', () => {
+  it('drops labels before the first and after the last sentence', () => {
+    const out = md(
+      `<div class="kicker">Regional News</div>${PROSE}<div class="partners">Partner: Acme Corporation, Widget Industries</div><div>Upcoming Events</div>`,
+    );
+    assert.match(out, /Paragraph 0:/);
+    assert.match(out, /Paragraph 4:/);
+    assert.doesNotMatch(out, /Regional News/);
+    assert.doesNotMatch(out, /Acme Corporation/);
+    assert.doesNotMatch(out, /Upcoming Events/);
+  });
+
+  it('drops a short, mostly-link line at the end', () => {
+    const out = md(`${PROSE}<p><a href="/newsroom">Back to the newsroom</a></p>`);
+    assert.doesNotMatch(out, /Back to the newsroom/);
+  });
+
+  it('keeps a short closing sentence, a heading first, and labels between sentences', () => {
+    const out = md(
+      `<h2>Background</h2>${PROSE.slice(0, PROSE.length / 2)}<p>Kosten und Termine</p>${PROSE}<p>Thanks for reading, and see you next week.</p>`,
+    );
+    assert.match(out, /^## Background$/m);
+    assert.match(out, /Kosten und Termine/);
+    assert.match(out, /Thanks for reading, and see you next week\./);
+  });
+
+  it('keeps lists, tables and code at the edges: short by nature, without function words', () => {
+    const out = md(
+      `${PROSE}<ul><li>Steel beams</li><li>Concrete piles</li></ul><table><tr><td>Length</td><td>120 m</td></tr><tr><td>Width</td><td>14 m</td></tr></table><pre><code>npm install bridge</code></pre>`,
+    );
+    assert.match(out, /- Steel beams/);
+    assert.match(out, /\| Length \| 120 m \|/);
+    assert.match(out, /npm install bridge/);
+  });
+
+  it('judges text in a language the lists do not cover by its links alone', () => {
+    // Arabic: not among the merged lists, so its sentences have no stopwords either
+    const arabic = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `<p>الفقرة ${i}: ذهب الرجل إلى السوق في الصباح واشترى بعض الفاكهة والخضروات الطازجة من البائع الذي يعرفه منذ سنوات طويلة، ثم عاد إلى بيته وجلس مع أولاده في الحديقة وتحدثوا عن المدرسة والأصدقاء والكتب الجديدة التي قرأوها هذا الأسبوع.</p>`,
+    ).join('');
+    const out = md(`${arabic}<p>نهاية المقال</p><p><a href="/other">مقالات أخرى</a></p>`);
+    assert.match(out, /نهاية المقال/);
+    assert.doesNotMatch(out, /مقالات أخرى/);
+  });
+});
