@@ -40,6 +40,7 @@ export class SessionStore {
   readonly #idleMs: number;
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #endListeners = new Set<(session: Session) => void>();
 
   constructor(options: SessionStoreOptions = {}) {
     this.#idleMs = options.idleMs ?? SESSION_IDLE_MS;
@@ -101,6 +102,12 @@ export class SessionStore {
     return session;
   }
 
+  /** Calls `listener` with each session that ends (idle, replaced, or the store closing). */
+  onEnd(listener: (session: Session) => void): () => void {
+    this.#endListeners.add(listener);
+    return () => this.#endListeners.delete(listener);
+  }
+
   touch(session: Session): void {
     session.lastUsed = this.#now();
   }
@@ -123,6 +130,7 @@ export class SessionStore {
     }
     session.dispatcher = null;
     session.lenientDispatcher = null;
+    for (const listener of this.#endListeners) listener(session);
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,13 @@
 /**
  * Renders through an upstream proxy: each scrape opens its own connections to the proxy
  * (the warm page is reused, its connections out are not), with the guard proxy and
- * without it; a sticky session's renders carry one set of cookies.
+ * without it; a sticky session's renders carry one set of cookies and leave through one
+ * connection to the proxy, which ends with the session.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { createBrowserEngine } from '../../../../src/scrape/engines/browser/index.js';
-import { SessionStore } from '../../../../src/scrape/net/sessions.js';
+import { SESSION_IDLE_MS, SessionStore } from '../../../../src/scrape/net/sessions.js';
 import type { ProxyEndpoint, ScrapeOptions } from '../../../../src/scrape/types.js';
 import { type FixtureSite, startFixtureSite } from '../../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../../helpers/forward-proxy.js';
@@ -14,7 +15,9 @@ import { renderPlan } from './plan-fixture.js';
 
 let site: FixtureSite;
 let proxy: ForwardProxy;
-const sessions = new SessionStore();
+/** Moved forward to let a session go idle without waiting 5 minutes. */
+let skewMs = 0;
+const sessions = new SessionStore({ now: () => Date.now() + skewMs });
 /** Guarded, as in production, with the loopback site the only address allowed. */
 const guarded = createBrowserEngine({
   allowPrivateNetworks: false,
@@ -40,7 +43,8 @@ before(async () => {
     res.writeHead(200, headers);
     res.end('<!doctype html><title>Shop</title><p>Welcome</p>');
   });
-  proxy = await startForwardProxy();
+  // Idle connections stay open however slow the machine: the test counts connections.
+  proxy = await startForwardProxy({ keepAliveTimeoutMs: 600_000 });
 });
 
 after(async () => {
@@ -113,3 +117,46 @@ describe('sticky session renders', () => {
     assert.equal(issued - before, 2);
   });
 });
+
+describe('sticky session connections', () => {
+  for (const [name, engine] of [
+    ['guarded', guarded],
+    ['direct', direct],
+  ] as const) {
+    test(`${name}: five renders of one session leave through one connection to the proxy, which ends with the session`, async () => {
+      const sessionId = `cart-${name}`;
+      sessions.open('account-c', sessionId, 'datacenter', null, () => via);
+      const contexts = engine.status().contextsCreated;
+      for (let i = 0; i < 5; i += 1) {
+        const snapshot = await render(engine, '127.0.0.1', { sessionId }, 'account-c');
+        assert.equal(snapshot.status, 200);
+      }
+      assert.equal(proxy.connections(), 1, 'one connection to the proxy for the five renders');
+      assert.equal(proxy.proxied(), 5, 'each render went through the proxy');
+      assert.equal(engine.status().contextsCreated - contexts, 1, 'one page for the session');
+
+      // Without the session, the same account's render opens its own connection.
+      await render(engine, '127.0.0.1', {}, 'account-c');
+      assert.equal(proxy.connections(), 2);
+
+      // Five idle minutes end the session and close its page, and with it the connection.
+      const open = engine.status().openContexts;
+      skewMs = SESSION_IDLE_MS + 1;
+      try {
+        sessions.sweep();
+      } finally {
+        skewMs = 0;
+      }
+      assert.equal(sessions.get('account-c', sessionId), null);
+      await waitFor(() => engine.status().openContexts < open);
+      sessions.open('account-c', sessionId, 'datacenter', null, () => via);
+      await render(engine, '127.0.0.1', { sessionId }, 'account-c');
+      assert.equal(proxy.connections(), 3, 'the new session has a connection of its own');
+    });
+  }
+});
+
+/** Polls until `done` holds (the page closes asynchronously); the test's timeout guards it. */
+async function waitFor(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
