@@ -1,7 +1,8 @@
 /**
  * Sticky sessions (`session_id`): the scrapes of one account that name the same session
  * keep the proxy endpoint the first one was given, the same connection out (render=false:
- * one keep-alive connection, so one tunnel through the proxy) and the same cookies (both
+ * one keep-alive connection, so one tunnel through the proxy; renders: the session's own
+ * warm page, whose connections outlive its reset) and the same cookies (both
  * engines), until the session has been idle for `idleMs` (5 minutes). Sessions live in this
  * process: on several nodes a session sticks to the node that serves it.
  */
