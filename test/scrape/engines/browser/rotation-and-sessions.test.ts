@@ -11,6 +11,8 @@ import { SESSION_IDLE_MS, SessionStore } from '../../../../src/scrape/net/sessio
 import type { ProxyEndpoint, ScrapeOptions } from '../../../../src/scrape/types.js';
 import { type FixtureSite, startFixtureSite } from '../../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../../helpers/forward-proxy.js';
+import { startTlsSite } from '../../../helpers/tls-site.js';
+import { until } from '../../../helpers/until.js';
 import { renderPlan } from './plan-fixture.js';
 
 let site: FixtureSite;
@@ -148,7 +150,8 @@ describe('sticky session connections', () => {
         skewMs = 0;
       }
       assert.equal(sessions.get('account-c', sessionId), null);
-      await waitFor(() => engine.status().openContexts < open);
+      // The page closes asynchronously; the generous bound only guards against a hang.
+      await until(() => engine.status().openContexts < open, 60_000);
       sessions.open('account-c', sessionId, 'datacenter', null, () => via);
       await render(engine, '127.0.0.1', { sessionId }, 'account-c');
       assert.equal(proxy.connections(), 3, 'the new session has a connection of its own');
@@ -156,7 +159,38 @@ describe('sticky session connections', () => {
   }
 });
 
-/** Polls until `done` holds (the page closes asynchronously); the test's timeout guards it. */
-async function waitFor(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
+describe('sticky session tunnels', () => {
+  test('guarded, HTTPS: renders 2 to 5 of a session reuse the tunnels of the first', async (t) => {
+    const tls = await startTlsSite((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Secure shop</title><p>Welcome</p>');
+    }, 600_000);
+    if (!tls) return t.skip('openssl is not installed');
+    try {
+      sessions.open('account-d', 'tunnel', 'datacenter', null, () => via);
+      const tunnels = () => proxy.log().filter((entry) => !entry.isHttp).length;
+      const renderTls = (sessionId: string | null) =>
+        guarded.render(
+          renderPlan(
+            `${tls.origin}/`,
+            { sessionId, skipTlsVerification: true },
+            { proxies: via, isolationKey: 'account-d' },
+          ),
+        );
+      // Chromium may open more than one connection for its first navigation to a host
+      // (a spare socket); the session keeps them all.
+      assert.equal((await renderTls('tunnel')).status, 200);
+      const first = tunnels();
+      assert.ok(first >= 1);
+      for (let i = 2; i <= 5; i += 1) {
+        assert.equal((await renderTls('tunnel')).status, 200);
+        assert.equal(tunnels(), first, `render ${i} opened no tunnel of its own`);
+      }
+      assert.equal(proxy.connections(), first);
+      await renderTls(null);
+      assert.ok(tunnels() > first, 'without the session, a tunnel of its own');
+    } finally {
+      await tls.close();
+    }
+  });
+});
