@@ -10,6 +10,11 @@ export interface ForwardProxyOptions {
   auth?: { username: string; password: string };
   /** Address to listen on. Default `127.0.0.1`. */
   host?: string;
+  /**
+   * How long an idle client connection stays open. Default: Node's 5 s, which a busy
+   * machine can exceed between two scrapes; raise it where a test counts kept connections.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 export interface ProxiedRequest {
@@ -55,6 +60,9 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
       return {};
     },
   });
+  if (options.keepAliveTimeoutMs !== undefined) {
+    server.server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  }
   let connections = 0;
   server.server.on('connection', () => {
     connections += 1;

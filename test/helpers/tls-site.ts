@@ -54,10 +54,15 @@ function selfSignedCertificate(): { key: Buffer; cert: Buffer } | null {
   }
 }
 
-export async function startTlsSite(handler: RequestListener): Promise<TlsSite | null> {
+export async function startTlsSite(
+  handler: RequestListener,
+  /** How long an idle connection stays open (Node's default: 5 s). */
+  keepAliveTimeoutMs?: number,
+): Promise<TlsSite | null> {
   const credentials = selfSignedCertificate();
   if (!credentials) return null;
   const server = createServer(credentials, handler);
+  if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,7 +1,8 @@
 /**
  * Sticky sessions (`session_id`): the scrapes of one account that name the same session
  * keep the proxy endpoint the first one was given, the same connection out (render=false:
- * one keep-alive connection, so one tunnel through the proxy) and the same cookies (both
+ * one keep-alive connection, so one tunnel through the proxy; renders: the session's own
+ * warm page, whose connections outlive its reset) and the same cookies (both
  * engines), until the session has been idle for `idleMs` (5 minutes). Sessions live in this
  * process: on several nodes a session sticks to the node that serves it.
  */
@@ -40,6 +41,7 @@ export class SessionStore {
   readonly #idleMs: number;
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #endListeners = new Set<(session: Session) => void>();
 
   constructor(options: SessionStoreOptions = {}) {
     this.#idleMs = options.idleMs ?? SESSION_IDLE_MS;
@@ -101,6 +103,12 @@ export class SessionStore {
     return session;
   }
 
+  /** Calls `listener` with each session that ends (idle, replaced, or the store closing). */
+  onEnd(listener: (session: Session) => void): () => void {
+    this.#endListeners.add(listener);
+    return () => this.#endListeners.delete(listener);
+  }
+
   touch(session: Session): void {
     session.lastUsed = this.#now();
   }
@@ -123,6 +131,7 @@ export class SessionStore {
     }
     session.dispatcher = null;
     session.lenientDispatcher = null;
+    for (const listener of this.#endListeners) listener(session);
   }
 
   async close(): Promise<void> {

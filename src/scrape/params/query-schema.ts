@@ -12,7 +12,7 @@ const QUERY_ONLY_DOCS: Record<QueryOnlyParamName, string> = {
   config:
     'JSON-encoded object of scraper parameters (any parameter of this table except api_key, workflow_id, config and session_id). Precedence: defaults < workflow config < config < query parameters.',
   session_id:
-    'A sticky session of your account: scrapes naming the same session_id keep the same proxy, the same connection through it (render=false) and the same cookies (render=true and render=false), until the session has been idle for 5 minutes; then the name starts a new session. 1 to 100 letters, digits, dots, underscores or hyphens; empty means none. Another proxy_type or proxy_country under the same name starts a new session. A session is not retried on another proxy when blocked. Not part of a workflow config.',
+    'A sticky session of your account: scrapes naming the same session_id keep the same proxy, the same connection through it (render=false; for render=true the same browser page and its connections, one per target host) and the same cookies (render=true and render=false), until the session has been idle for 5 minutes; then the name starts a new session. 1 to 100 letters, digits, dots, underscores or hyphens; empty means none. Another proxy_type or proxy_country under the same name starts a new session. A session is not retried on another proxy when blocked. Not part of a workflow config.',
 };
 
 function docsOf(name: ScraperParamName): { description: string; default?: string } {

@@ -109,6 +109,20 @@ export class BrowserPool {
     return null;
   }
 
+  /**
+   * Ends the pages whose key ends with `suffix` (a sticky session's, when it ends): idle
+   * ones close now, busy ones are closed when released.
+   */
+  discard(suffix: string): void {
+    for (const managed of this.browsers) {
+      for (const page of managed.active) if (page.key.endsWith(suffix)) page.tainted = true;
+      for (const page of managed.idle.filter((p) => p.key.endsWith(suffix))) {
+        managed.idle.splice(managed.idle.indexOf(page), 1);
+        void page.close();
+      }
+    }
+  }
+
   /** Returns a page after a request: reset and kept warm when clean, else closed. */
   async release(page: WarmPage): Promise<void> {
     const managed = this.browsers.find((b) => b.active.has(page));

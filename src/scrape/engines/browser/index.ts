@@ -5,7 +5,7 @@
  */
 import { type AppError, appError, isAppError } from '../../../errors.js';
 import { type GuardProxy, startGuardProxy } from '../../net/guard-proxy.js';
-import type { Session, SessionCookie } from '../../net/sessions.js';
+import { type Session, type SessionCookie, SessionStore } from '../../net/sessions.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../../types.js';
 import {
   asBrowserFailure,
@@ -81,6 +81,10 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     return guard;
   };
 
+  // A session that ends (5 minutes idle) takes its page, and so its connections, with it.
+  const stopDiscarding =
+    options.sessions?.onEnd((session) => pool.discard(sessionKeySuffix(session))) ?? (() => {});
+
   async function networkFor(proxy: ProxyEndpoint | null): Promise<() => ContextNetwork> {
     if (options.allowPrivateNetworks) return () => directNetwork(proxy);
     const started = await startGuard();
@@ -94,12 +98,15 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     releases: Promise<void>[],
   ): Promise<PageSnapshot> {
     const profile = profileOf(plan.options, proxy);
+    const session = sessionOf(plan);
+    // A session has a page of its own, which keeps its connections out between renders.
     const warm = await pool.acquire(
-      `${plan.isolationKey}|${proxyKey(proxy)}|${profileKey(profile)}`,
+      `${plan.isolationKey}|${proxyKey(proxy)}|${profileKey(profile)}${session ? sessionKeySuffix(session) : ''}`,
       profile,
       await budget.race(networkFor(proxy)),
       budget,
     );
+    warm.keepConnections = session !== null;
     warm.network.clear();
     const blockedTypes = blockedPlaywrightTypes(plan.options.blockResources);
     warm.policy = new RequestPolicy({
@@ -115,7 +122,6 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       unsubscribe = warm.onFailure((reason) => reject(appError('BROWSER_FAILED', reason)));
     });
     failed.catch(() => {});
-    const session = sessionOf(plan);
     try {
       if (session && session.cookies.length > 0) {
         await budget.race(warm.context.addCookies(session.cookies as never));
@@ -194,6 +200,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     warmUp: () =>
       pool.warmUp(new Budget(Date.now() + options.operationTimeoutMs, options.operationTimeoutMs)),
     close: async () => {
+      stopDiscarding();
       slots.rejectAll(appError('NOT_READY', 'the browser pool is shut down'));
       await pool.close();
       const started = await guard?.catch(() => null);
@@ -218,4 +225,9 @@ function classify(error: unknown, proxy: ProxyEndpoint | null): AppError {
     return appError('BROWSER_FAILED', 'a browser operation timed out');
   }
   return asBrowserFailure(error);
+}
+
+/** The end of a sticky session's pool key (BrowserPool.discard finds its pages by it). */
+function sessionKeySuffix(session: Session): string {
+  return `|session:${SessionStore.keyOf(session.accountId, session.sessionId)}`;
 }

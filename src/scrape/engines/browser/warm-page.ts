@@ -61,6 +61,12 @@ export class WarmPage {
   /** Set while the caller's headers or languages are on the page. */
   private identitySet = false;
   private webSocketsRouted = false;
+  /**
+   * Set for a sticky session's page (its pool key names the session): its connections to
+   * the upstream proxy outlive the reset, so the session's next render leaves through the
+   * same connection. Everything else is still wiped.
+   */
+  keepConnections = false;
   private readonly failureListeners = new Set<(reason: string) => void>();
 
   private constructor(
@@ -295,7 +301,8 @@ export class WarmPage {
     await context.clearPermissions();
     await cdp.send('Page.resetNavigationHistory');
     // The next scrape gets its own connections to the upstream proxy (rotation); where
-    // Chromium holds them itself the page is retired instead.
+    // Chromium holds them itself the page is retired instead. A session's page keeps them.
+    if (this.keepConnections) return;
     if (!this.network.recycle()) this.tainted = true;
   }
 
