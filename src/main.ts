@@ -167,6 +167,7 @@ export async function startService(
         firecrawl,
         admission: scrape.admission,
         batches: batches.service,
+        crawls: batches.crawls,
         map,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),

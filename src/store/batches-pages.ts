@@ -25,9 +25,13 @@ export interface BatchPage {
   errorCode: string | null;
   error: string | null;
   endedAt: number | null;
+  /** A crawl's page: its host and discovery depth (0 for a batch's pages). */
+  host: string | null;
+  depth: number;
+  retries: number;
 }
 
-function toPage(row: BatchPagesTable): BatchPage {
+export function toPage(row: BatchPagesTable): BatchPage {
   return {
     id: row.id,
     batchId: row.batch_id,
@@ -43,6 +47,9 @@ function toPage(row: BatchPagesTable): BatchPage {
     errorCode: row.error_code,
     error: row.error,
     endedAt: row.ended_at === null ? null : Number(row.ended_at),
+    host: row.host ?? null,
+    depth: Number(row.depth ?? 0),
+    retries: Number(row.retries ?? 0),
   };
 }
 
@@ -138,7 +145,7 @@ export async function getPage(db: Kysely<Database>, pageId: string): Promise<Bat
 }
 
 export interface PageEnd {
-  state: 'done' | 'failed' | 'cancelled';
+  state: 'done' | 'failed' | 'cancelled' | 'blocked';
   credits: number;
   errorCode: string | null;
   error: string | null;

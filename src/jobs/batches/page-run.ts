@@ -46,19 +46,28 @@ export interface PageContext {
   signal: AbortSignal;
   /** Whether this worker still holds the lane's job: only a holder settles. */
   stillHeld(): Promise<boolean>;
+  /** A crawl's page: its links are kept (StoredPage.discovered) for the frontier. */
+  discoverLinks?: boolean;
+  /**
+   * A crawl's page: whether the target's answer asks to come back later (429, 503). Such an
+   * answer is not kept nor charged (its reservation is refunded): the page is retried.
+   */
+  throttled?(outcome: Outcome): boolean;
 }
 
 /** How the page's turn ended. */
 export type PageStep =
   | {
       type: 'end';
-      state: 'done' | 'failed' | 'cancelled';
+      state: 'done' | 'failed' | 'cancelled' | 'blocked';
       errorCode: ErrorCode | null;
       error: string | null;
       /** The batch cannot go on (its account ran out of credits): it fails with this text. */
       stopBatch?: string;
     }
   | { type: 'release'; runAt?: number }
+  /** The target throttled the page: it goes back to the queue (its reservation refunded). */
+  | { type: 'throttled' }
   /** The lane's job went to another holder: it carries on. */
   | { type: 'lost' };
 
@@ -93,6 +102,14 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     if (isAppError(error)) return refused(error);
     throw error;
   }
+  const askedLinks = scrape.options.document?.links === true;
+  if (context.discoverLinks && scrape.options.document && !askedLinks) {
+    scrape = {
+      ...scrape,
+      options: { ...scrape.options, document: { ...scrape.options.document, links: true } },
+    };
+  }
+  const discovered = context.discoverLinks ? (askedLinks ? 'copy' : 'move') : undefined;
   const store = async (outcome: Outcome, requestId: string, cachedAt?: number) => {
     let stored: StoredPage;
     try {
@@ -100,6 +117,7 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
         sourceUrl: page.url,
         screenshots: scrape.screenshotBase64 ? 'inline' : deps.screenshots(batch),
         ...(cachedAt === undefined ? {} : { cachedAt }),
+        ...(discovered ? { discovered } : {}),
       });
     } catch {
       // A result this door cannot read (not a document) is the scrape's failure, not ours.
@@ -175,6 +193,19 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
       if (!outcome.ok && NO_CAPACITY.has(outcome.error.code)) {
         step = { type: 'release', runAt: Date.now() + CAPACITY_WAIT_MS * (0.5 + Math.random()) };
         return null;
+      }
+      if (context.throttled?.(outcome)) {
+        step = { type: 'throttled' };
+        if (await isSettled(db, plan.requestId)) return null;
+        if (!(await context.stillHeld())) {
+          step = { type: 'lost' };
+          return null;
+        }
+        const refund: Outcome = {
+          ok: false,
+          error: appError('FETCH_FAILED', 'the site asked to slow down'),
+        };
+        return refund;
       }
       kept = await store(outcome, plan.requestId);
       if (outcome.ok && kept.ok && scrape.storeInCache && deps.cache) {

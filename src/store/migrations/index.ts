@@ -6,6 +6,7 @@ import * as ledgerEnds from './004-ledger-ends.js';
 import * as workflowChangeSeq from './005-workflow-change-seq.js';
 import * as pageFilesAndCache from './006-page-files-and-cache.js';
 import * as batches from './007-batches.js';
+import * as crawls from './009-crawls.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -16,6 +17,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '005-workflow-change-seq': { up: (db) => workflowChangeSeq.up(db) },
     '006-page-files-and-cache': { up: (db) => pageFilesAndCache.up(db, dialect) },
     '007-batches': { up: (db) => batches.up(db) },
+    '009-crawls': { up: (db) => crawls.up(db) },
   };
   return { getMigrations: async () => all };
 }
