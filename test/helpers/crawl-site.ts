@@ -25,6 +25,8 @@ export interface CrawlSiteOptions {
   throttle?: number;
   /** Extra links on every page (absolute URLs: other hosts). */
   extraLinks?: string[];
+  /** Paragraphs of text added to every page (benchmarks: a page of realistic size). */
+  filler?: number;
 }
 
 export interface CrawlSite {
@@ -41,14 +43,18 @@ export interface CrawlSite {
   close(): Promise<void>;
 }
 
-function pageHtml(i: number, pages: number, extra: string[]): string {
+const FILLER =
+  'Crawling a site means reading each of its pages once, following the links it has, and keeping what each page says in a form a reader or an index can use later on.';
+
+function pageHtml(i: number, pages: number, extra: string[], filler: number): string {
   const links = [`/`, `/p/${i}#top`, `/p/${i}/`];
   for (const child of [2 * i + 1, 2 * i + 2]) if (child < pages) links.push(`/p/${child}`);
   if (i > 0) links.push(`/p/${Math.floor((i - 1) / 2)}`);
   if (i === 0 && pages > 1) links.push('/old/1');
   links.push(...extra);
   const anchors = links.map((href) => `<a href="${href}">${href}</a>`).join(' ');
-  return `<!doctype html><html lang="en"><head><title>Page ${i}</title></head><body><main><h1>Page ${i}</h1><p>Text of page ${i}, PAGE-${i}, long enough to be the main content of this page.</p><nav>${anchors}</nav></main></body></html>`;
+  const text = Array.from({ length: filler }, (_, k) => `<p>${k}. ${FILLER}</p>`).join('');
+  return `<!doctype html><html lang="en"><head><title>Page ${i}</title></head><body><main><h1>Page ${i}</h1><p>Text of page ${i}, PAGE-${i}, long enough to be the main content of this page.</p>${text}<nav>${anchors}</nav></main></body></html>`;
 }
 
 export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSite> {
@@ -107,7 +113,7 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
         `<!doctype html><html><head><title>Home</title></head><body><main><h1>Home</h1><p>The home page of the crawl fixture, with a link to the tree.</p><a href="/p/0">start</a></main></body></html>`,
       );
     }
-    return html(200, pageHtml(page, options.pages, extra));
+    return html(200, pageHtml(page, options.pages, extra, options.filler ?? 0));
   };
 
   const server = createServer((req, res) => {
