@@ -20,6 +20,7 @@ import { createDocumentFetcher } from '../map/document-fetcher.js';
 import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
 import type { Planner } from '../scrape/plan.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
+import type { RunInTransaction } from '../store/crawls.js';
 import type { Store } from '../store/db.js';
 import { JobQueue } from '../store/job-queue.js';
 
@@ -90,10 +91,13 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   });
   const fetcher = createDocumentFetcher({ guard, maxBytes: settings.maxBodyBytes });
   const robots = createRobotsRules({ db: store.db, fetcher });
+  // Writes a later durable commit (the settle, the page's end) flushes with it.
+  const relaxed: RunInTransaction = (work) => store.transact(work, { durable: false });
   const frontier = createCrawlFrontier({
     db: store.db,
     dialect: store.dialect,
     robots,
+    relaxed,
     settings: {
       hostConcurrency: settings.crawlHostConcurrency,
       hostDelayMs: settings.crawlHostDelayMs,
@@ -118,6 +122,8 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
       leaseMs: settings.jobLeaseMs,
       onQueued: wake,
       frontier,
+      relaxed,
+      transact: (work) => store.transact(work),
     }),
   });
   const crawls = createCrawlService({

@@ -176,13 +176,15 @@ export async function setPageSeq(db: Kysely<Database>, pageId: string, seq: numb
 
 /** What a request was charged: its settle row's amount, 0 when refunded or not settled. */
 export async function chargedFor(db: Kysely<Database>, requestId: string): Promise<number> {
+  // `kind in (settle, refund)` reads the one-end index; with `kind = settle` alone SQLite's
+  // planner chose the (kind, created_at) index and scanned every settle row.
   const row = await db
     .selectFrom('ledger')
-    .select('amount')
+    .select(['amount', 'kind'])
     .where('request_id', '=', requestId)
-    .where('kind', '=', 'settle')
+    .where('kind', 'in', ['settle', 'refund'])
     .executeTakeFirst();
-  return row ? Number(row.amount) : 0;
+  return row?.kind === 'settle' ? Number(row.amount) : 0;
 }
 
 /** A batch's scraped pages in the order they ended, from `skip`, at most `limit`. */

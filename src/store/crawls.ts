@@ -200,12 +200,16 @@ export type TakeAnswer =
 /** How long a lane waits before looking again when nothing can start. */
 const IDLE_WAIT_MS = 200;
 
+/** Runs a unit of work in a transaction (the store's transact, or Kysely's own). */
+export type RunInTransaction = <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+
 export async function takeCrawlPage(
   db: Kysely<Database>,
   dialect: Dialect,
   batchId: string,
   lane: number,
   politeness: Politeness,
+  transaction: RunInTransaction = (work) => db.transaction().execute(work),
 ): Promise<TakeAnswer> {
   const t = crawlTables(db);
   const now = Date.now();
@@ -231,7 +235,7 @@ export async function takeCrawlPage(
     .execute();
   for (const row of full) if (row.host) busy.add(row.host);
 
-  const answer = await db.transaction().execute(async (trx) => {
+  const answer = await transaction(async (trx) => {
     const c = crawlTables(trx);
     let next = c
       .selectFrom('batch_pages')

@@ -26,7 +26,7 @@ import {
   setPageSeq,
   takeNextPage,
 } from '../../store/batches-pages.js';
-import type { TakeAnswer } from '../../store/crawls.js';
+import type { RunInTransaction, TakeAnswer } from '../../store/crawls.js';
 import type { Dialect } from '../../store/dialect.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import type { Database } from '../../store/schema.js';
@@ -61,6 +61,11 @@ export interface LaneFrontier {
 
 export interface LaneJobDeps extends PageRunDeps {
   jobs: JobQueue;
+  /**
+   * Runs the transaction that ends a page (the store's group commit, which shares one fsync
+   * among the lanes ending together). Default: a transaction of its own on `db`.
+   */
+  transact?: RunInTransaction;
   frontier?: LaneFrontier | null;
   dialect: Dialect;
   workerId: string;
@@ -71,6 +76,10 @@ export interface LaneJobDeps extends PageRunDeps {
 
 /** Rolls the ending transaction back when the step's lease went to another worker. */
 class LeaseLost extends Error {}
+
+function transactionOf(deps: LaneJobDeps): RunInTransaction {
+  return deps.transact ?? ((work) => deps.db.transaction().execute(work));
+}
 
 export function laneJobHandler(deps: LaneJobDeps): JobHandler {
   const { db } = deps;
@@ -155,7 +164,7 @@ async function requeueStep(
   page: BatchPage,
 ): Promise<JobOutcome> {
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    await transactionOf(deps)(async (trx) => {
       await frontier.requeue(trx, page);
       if (!(await deps.jobs.within(trx).complete(job.id, job.lockedBy))) throw new LeaseLost();
       await chainNext(deps, trx, job);
@@ -176,7 +185,7 @@ async function finishCrawl(deps: LaneJobDeps, batch: Batch): Promise<JobOutcome>
     kind: batch.kind,
     webhook: batchWebhookOfRow(batch),
   };
-  const queued = await deps.db.transaction().execute(async (trx) => {
+  const queued = await transactionOf(deps)(async (trx) => {
     if (!(await completeBatch(trx, batch.id))) return false;
     return queueBatchEvent(trx, deps.jobs, target, {
       key: 'completed',
@@ -227,7 +236,7 @@ async function endStep(
   let events = 0;
   let next = false;
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    await transactionOf(deps)(async (trx) => {
       const queue = (body: Parameters<typeof queueBatchEvent>[3]) =>
         queueBatchEvent(trx, deps.jobs, target, body).then((queued) => {
           if (queued) events++;

@@ -32,6 +32,11 @@ import { outcomeOfStored, type StoredPage, storedPageOf } from './page-result.js
 
 export interface PageRunDeps {
   db: Kysely<Database>;
+  /**
+   * Runs writes that need no fsync of their own (the page's plan and result): the settle and
+   * the page's end, durable, follow them in the log. Default: on `db`.
+   */
+  relaxed?: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle' | 'restore'>;
   /** The Firecrawl door's result cache; null: never read nor written. */
   cache: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'> | null;
@@ -92,6 +97,7 @@ function refused(error: AppError): PageStep {
 
 export async function runPage(deps: PageRunDeps, context: PageContext): Promise<PageStep> {
   const { db } = deps;
+  const relaxed = deps.relaxed ?? ((work) => work(db));
   const { batch } = context;
   let { page } = context;
   const options: BatchOptions = batchOptionsOf(batch);
@@ -123,7 +129,8 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
       // A result this door cannot read (not a document) is the scrape's failure, not ours.
       stored = { ok: false, code: 'INTERNAL', error: 'Internal server error' };
     }
-    const kept = await savePageResult(db, page.id, JSON.stringify(stored), requestId);
+    const text = JSON.stringify(stored);
+    const kept = await relaxed((trx) => savePageResult(trx, page.id, text, requestId));
     if (!kept?.result) throw new Error(`batch page ${page.id} vanished while it ran`);
     page = kept;
     return JSON.parse(kept.result) as StoredPage;
@@ -168,7 +175,8 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
       if (isAppError(error)) return refused(error);
       throw error;
     }
-    if (!(await savePagePlan(db, page.id, plan.requestId, JSON.stringify(plan)))) {
+    const planText = JSON.stringify(plan);
+    if (!(await relaxed((trx) => savePagePlan(trx, page.id, plan.requestId, planText)))) {
       // Another holder reserved first: ours goes back, theirs is the page's.
       await deps.scraper.settle(plan, { ok: false, error: appError('INTERNAL') });
       const current = await getPage(db, page.id);

@@ -21,6 +21,7 @@ import {
   getCrawl,
   hostBackoff,
   hostRecovered,
+  type RunInTransaction,
   requeuePage,
   slowHostDown,
   takeCrawlPage,
@@ -64,14 +65,17 @@ export function createCrawlFrontier(deps: {
   dialect: Dialect;
   robots: RobotsRules;
   settings: CrawlSettings;
+  /** Where taking a page commits: a lost take (power loss) only puts the page back. */
+  relaxed?: RunInTransaction;
 }): LaneFrontier {
   const { db, settings } = deps;
   // A crawl's options never change: parsed once per node (a few hundred crawls at most live).
   const known = new Map<string, KnownCrawl>();
-  const crawlOf = async (batch: Batch): Promise<KnownCrawl> => {
+  // `via`: the transaction a caller is in (inside one, nothing may use `db` itself).
+  const crawlOf = async (batch: Batch, via: Kysely<Database> = db): Promise<KnownCrawl> => {
     const hit = known.get(batch.id);
     if (hit) return hit;
-    const row = await getCrawl(db, batch.id);
+    const row = await getCrawl(via, batch.id);
     if (!row) throw new Error(`crawl ${batch.id} has no crawls row`);
     const options = JSON.parse(row.options) as CrawlOptions;
     const entry = { options, admits: crawlScopeOf(row.url, options) };
@@ -83,15 +87,22 @@ export function createCrawlFrontier(deps: {
   return {
     async take(batch, lane) {
       const { options } = await crawlOf(batch);
-      return takeCrawlPage(db, deps.dialect, batch.id, lane, {
-        hostConcurrency: settings.hostConcurrency,
-        delayMs: (host) =>
-          Math.max(
-            options.delayMs,
-            settings.hostDelayMs,
-            options.ignoreRobotsTxt ? 0 : deps.robots.crawlDelayMs(host),
-          ),
-      });
+      return takeCrawlPage(
+        db,
+        deps.dialect,
+        batch.id,
+        lane,
+        {
+          hostConcurrency: settings.hostConcurrency,
+          delayMs: (host) =>
+            Math.max(
+              options.delayMs,
+              settings.hostDelayMs,
+              options.ignoreRobotsTxt ? 0 : deps.robots.crawlDelayMs(host),
+            ),
+        },
+        deps.relaxed,
+      );
     },
 
     async check(batch, page) {
@@ -126,7 +137,7 @@ export function createCrawlFrontier(deps: {
 
     async grow(trx, batch, page) {
       if (page.result === null) return { added: 0 };
-      const crawl = await crawlOf(batch);
+      const crawl = await crawlOf(batch, trx);
       const stored = JSON.parse(page.result) as StoredPage;
       if (page.host) await hostRecovered(trx, page.host);
       const bytes = await addStoredBytes(trx, batch.id, batch.accountId, page.result.length);
