@@ -13,7 +13,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { Batch } from '../../store/batches.js';
-import type { BatchPage } from '../../store/batches-pages.js';
 import {
   addStoredBytes,
   addToFrontier,
