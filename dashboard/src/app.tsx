@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiClient, errorText } from './api/client.js';
 import type { Account } from './api/types.js';
+import { CrawlList } from './components/crawls/crawl-list.js';
+import { CrawlResults } from './components/crawls/crawl-results.js';
 import { Header } from './components/header.js';
 import { Playground } from './components/playground.js';
 import { SignIn } from './components/sign-in.js';
@@ -57,9 +59,18 @@ function SignedIn({ client, initialAccount, onSignOut }: SignedInProps) {
     void refreshAccount();
   }, [refreshAccount]);
 
-  const section = route.view === 'playground' ? 'playground' : 'workflows';
+  const section =
+    route.view === 'playground'
+      ? 'playground'
+      : route.view === 'crawls' || route.view === 'crawl'
+        ? 'crawls'
+        : 'workflows';
   let main: preact.ComponentChild;
-  if (route.view === 'list') {
+  if (route.view === 'crawls') {
+    main = <CrawlList client={client} />;
+  } else if (route.view === 'crawl') {
+    main = <CrawlResults client={client} id={route.id} />;
+  } else if (route.view === 'list') {
     main = <WorkflowList tab={route.tab} store={workflows} />;
   } else if (route.view === 'new') {
     main = (

@@ -3,6 +3,7 @@
 import { firecrawlDoor } from './firecrawl/door.js';
 import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
+import crawlsGet from './native/crawls.get.js';
 import openapiGet from './native/openapi.get.js';
 import scraperGet from './native/scraper.get.js';
 import workflowGet from './native/workflow.get.js';
@@ -24,6 +25,7 @@ export const routes: readonly Route[] = [
   readyzGet,
   metricsGet,
   accountGet,
+  crawlsGet,
   scraperGet,
   // The workflow endpoints take an empty JSON body as none (plugins/empty-json-body.ts).
   withEmptyJsonBody([

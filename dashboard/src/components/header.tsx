@@ -4,7 +4,7 @@ import { href } from '../lib/route.js';
 interface HeaderProps {
   account: Account | null;
   error: string | null;
-  section: 'workflows' | 'playground';
+  section: 'workflows' | 'playground' | 'crawls';
   onSignOut: () => void;
 }
 
@@ -21,6 +21,9 @@ export function Header({ account, error, section, onSignOut }: HeaderProps) {
         </a>
         <a href={href.playground()} aria-current={section === 'playground' ? 'page' : undefined}>
           Playground
+        </a>
+        <a href={href.crawls()} aria-current={section === 'crawls' ? 'page' : undefined}>
+          Crawls
         </a>
       </nav>
       <div class="account" aria-live="polite">

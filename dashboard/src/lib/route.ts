@@ -6,12 +6,16 @@ export type Route =
   | { view: 'new' }
   | { view: 'workflow'; id: string }
   | { view: 'edit'; id: string }
-  | { view: 'playground' };
+  | { view: 'playground' }
+  | { view: 'crawls' }
+  | { view: 'crawl'; id: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const [first, second, third] = parts;
   if (first === 'playground') return { view: 'playground' };
+  if (first === 'crawls' && second) return { view: 'crawl', id: second };
+  if (first === 'crawls') return { view: 'crawls' };
   if (first === 'workflows' && second === 'new') return { view: 'new' };
   if (first === 'workflows' && second === 'archived') return { view: 'list', tab: 'archived' };
   if (first === 'workflows' && second && third === 'edit') return { view: 'edit', id: second };
@@ -26,6 +30,8 @@ export const href = {
   workflow: (id: string) => `#/workflows/${encodeURIComponent(id)}`,
   edit: (id: string) => `#/workflows/${encodeURIComponent(id)}/edit`,
   playground: () => '#/playground',
+  crawls: () => '#/crawls',
+  crawl: (id: string) => `#/crawls/${encodeURIComponent(id)}`,
 };
 
 export function navigate(to: string): void {
