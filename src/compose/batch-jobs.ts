@@ -68,7 +68,9 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 
 export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   const { store, settings, onError } = options;
-  const jobs = new JobQueue(store.db, store.dialect);
+  // Writes a later durable commit (the settle, the page's end) flushes with it.
+  const relaxed: RunInTransaction = (work) => store.transact(work, { durable: false });
+  const jobs = new JobQueue(store.db, store.dialect, Date.now, relaxed);
   const guard = { allowPrivate: settings.allowPrivateNetworks };
   const dispatchers = createDispatchers(guard, 16);
   const post = createWebhookPoster({
@@ -91,8 +93,6 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   });
   const fetcher = createDocumentFetcher({ guard, maxBytes: settings.maxBodyBytes });
   const robots = createRobotsRules({ db: store.db, fetcher });
-  // Writes a later durable commit (the settle, the page's end) flushes with it.
-  const relaxed: RunInTransaction = (work) => store.transact(work, { durable: false });
   const frontier = createCrawlFrontier({
     db: store.db,
     dialect: store.dialect,

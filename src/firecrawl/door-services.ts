@@ -97,12 +97,16 @@ export function createFirecrawlServices(
       return { charged: price, balance };
     },
     async remember(accountId, options, result) {
-      await storeCachedPage(store.db, accountId, cacheKeyOf(options), {
+      const entry = {
         document: result.body.toString('utf8'),
         finalUrl: result.finalUrl,
         targetStatus: result.targetStatus,
         used: result.used ? JSON.stringify(result.used) : null,
         createdAt: Date.now(),
+      };
+      // No fsync of its own: a cache entry lost with the machine's power is only a miss.
+      await store.transact((trx) => storeCachedPage(trx, accountId, cacheKeyOf(options), entry), {
+        durable: false,
       });
     },
     screenshotLinks(accountId, baseUrl) {

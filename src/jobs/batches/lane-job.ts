@@ -105,7 +105,11 @@ export function laneJobHandler(deps: LaneJobDeps): JobHandler {
         if (!page) return { type: 'done' };
       }
     }
-    const stillHeld = () => deps.jobs.extendLease(job.id, deps.workerId, deps.leaseMs);
+    // A lease extension lost with the machine's power only lets the step be taken over.
+    const stillHeld = () =>
+      (deps.relaxed ?? ((work) => work(db)))((trx) =>
+        deps.jobs.within(trx).extendLease(job.id, deps.workerId, deps.leaseMs),
+      );
     let step: PageStep;
     if (job.attempts > job.maxAttempts && page.result === null) {
       step = await giveUp(deps, page, stillHeld);

@@ -10,6 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { getAccount } from '../../../src/accounts/account-store.js';
 import { DEFAULTS } from '../../../src/config.js';
+import { purgeBatches } from '../../../src/store/batches.js';
+import { purgeCrawls } from '../../../src/store/crawls.js';
 import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { until } from '../../helpers/until.js';
@@ -283,6 +285,50 @@ describe('cancel, errors, active, paging and other accounts', () => {
     if (status.success) assert.equal(status.data.length, 2);
     const errors = await v1.checkCrawlErrors(id);
     assert.ok('errors' in errors && errors.errors.length === 0);
+  });
+});
+
+describe('bounds and expiry', () => {
+  it('stops a crawl as failed when the account keeps more result bytes than allowed', async () => {
+    const small = await startService({
+      credits: 10_000,
+      env: { CRAWL_MAX_STORED_BYTES: '4096', JOB_POLL_MS: '50' },
+    });
+    try {
+      const tree = await site({ pages: 30 });
+      const client = new Firecrawl({ apiKey: small.apiKey, apiUrl: small.baseUrl });
+      const job = await client.crawl(tree.url('/'), {
+        scrapeOptions,
+        maxConcurrency: 1,
+        pollInterval: 1,
+        timeout: 120,
+      });
+      assert.equal(job.status, 'failed');
+      assert.ok(job.data.length > 0 && job.data.length < 31, `${job.data.length} pages kept`);
+      const status = await fetch(`${small.baseUrl}/v2/crawl/${job.id}`, {
+        headers: { authorization: `Bearer ${small.apiKey}` },
+      });
+      const body = (await status.json()) as { error?: string };
+      assert.match(String(body.error), /^Storage limit reached: .* 4096 bytes/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('purges an expired crawl: its pages, its crawl row and its status', async () => {
+    const tree = await site({ pages: 2 });
+    const job = await fc.crawl(tree.url('/'), { scrapeOptions, pollInterval: 1, timeout: 60 });
+    const { db } = service.running.store;
+    const later = Date.now() + 2 * 24 * 3600_000;
+    assert.ok((await purgeBatches(db, later)) >= 1);
+    assert.ok((await purgeCrawls(db, later)) >= 1);
+    const pages = await db
+      .selectFrom('batch_pages' as never)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('batch_id' as never, '=', job.id as never)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number((pages as { n: number }).n), 0);
+    await assert.rejects(() => fc.getCrawlStatus(job.id), /Job not found/);
   });
 });
 
