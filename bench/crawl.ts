@@ -65,7 +65,9 @@ async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number
       maxConcurrency: concurrency,
       sitemap: 'skip',
     });
-    let rssAt2000: number | null = null;
+    // RSS sampled every poll; each point is the median of the samples from it to 500 pages
+    // later, so one sample taken just before or after a collection does not decide.
+    const samples: { completed: number; rss: number }[] = [];
     let peak = 0;
     let completed = 0;
     for (;;) {
@@ -76,12 +78,25 @@ async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number
       completed = body.completed;
       const rss = rssMiB(service.pid);
       peak = Math.max(peak, rss);
-      if (rssAt2000 === null && completed >= 2000) rssAt2000 = rss;
+      samples.push({ completed, rss });
       if (body.status !== 'scraping') break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const seconds = (performance.now() - started) / 1000;
-    return { pages: completed, seconds, rssAt2000, rssEnd: rssMiB(service.pid), peak };
+    const medianRss = (from: number, to: number) => {
+      const window = samples
+        .filter((x) => x.completed >= from && x.completed <= to)
+        .map((x) => x.rss)
+        .sort((a, b) => a - b);
+      return window.length > 0 ? (window[Math.floor(window.length / 2)] as number) : null;
+    };
+    return {
+      pages: completed,
+      seconds,
+      rssAt2000: medianRss(2000, 2500),
+      rssEnd: medianRss(completed - 500, completed) ?? rssMiB(service.pid),
+      peak,
+    };
   } finally {
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -134,7 +149,7 @@ if (modes.includes('fetch')) {
   );
   const drift = ours.rssAt2000 ? (ours.rssEnd - ours.rssAt2000) / ours.rssAt2000 : Number.NaN;
   console.log(
-    `service RSS: ${ours.rssAt2000?.toFixed(0)} MiB at 2,000 pages, ${ours.rssEnd.toFixed(0)} MiB at ${ours.pages} (${(drift * 100).toFixed(1)}%), peak ${ours.peak.toFixed(0)} MiB`,
+    `service RSS (median over the next 500 pages): ${ours.rssAt2000?.toFixed(0)} MiB at 2,000 pages, ${ours.rssEnd.toFixed(0)} MiB at the last 500 of ${ours.pages} (${(drift * 100).toFixed(1)}%), peak ${ours.peak.toFixed(0)} MiB`,
   );
 }
 if (modes.includes('render')) {
