@@ -120,6 +120,16 @@ export interface Config {
    * when `pagegrab serve` writes to a terminal, JSON otherwise. Default auto.
    */
   logFormat: LogFormat;
+  /** CRAWL_HOST_CONCURRENCY: pages of one target host crawled at once (all crawls and nodes), default 4. */
+  crawlHostConcurrency: number;
+  /** CRAWL_HOST_DELAY_MS: least time between two crawl pages starting on one host, default 0. */
+  crawlHostDelayMs: number;
+  /** CRAWL_MAX_URLS: pages one crawl holds at most (its `limit` is cut to it), default 100000. */
+  crawlMaxUrls: number;
+  /** CRAWL_MAX_STORED_BYTES: results one account's live crawls keep at most, default 1 GiB. */
+  crawlMaxStoredBytes: number;
+  /** CRAWL_ALLOW_IGNORE_ROBOTS: whether a crawl may ask to ignore robots.txt, default false. */
+  crawlAllowIgnoreRobots: boolean;
 }
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -171,6 +181,11 @@ export const DEFAULTS = {
   resultMaxBytes: 2 * 1024 * 1024,
   resultAccountBytes: 256 * 1024 * 1024,
   logFormat: 'auto',
+  crawlHostConcurrency: 4,
+  crawlHostDelayMs: 0,
+  crawlMaxUrls: 100_000,
+  crawlMaxStoredBytes: 1024 * 1024 * 1024,
+  crawlAllowIgnoreRobots: false,
 } as const;
 
 export class ConfigError extends Error {
@@ -404,6 +419,27 @@ export function loadConfig(env: Env = process.env): Config {
       DEFAULTS.resultAccountBytes,
       0,
       1024 ** 4,
+    ),
+    crawlHostConcurrency: integer(
+      env,
+      'CRAWL_HOST_CONCURRENCY',
+      DEFAULTS.crawlHostConcurrency,
+      1,
+      1024,
+    ),
+    crawlHostDelayMs: integer(env, 'CRAWL_HOST_DELAY_MS', DEFAULTS.crawlHostDelayMs, 0, 600_000),
+    crawlMaxUrls: integer(env, 'CRAWL_MAX_URLS', DEFAULTS.crawlMaxUrls, 1, 10_000_000),
+    crawlMaxStoredBytes: integer(
+      env,
+      'CRAWL_MAX_STORED_BYTES',
+      DEFAULTS.crawlMaxStoredBytes,
+      1024,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    crawlAllowIgnoreRobots: boolean(
+      env,
+      'CRAWL_ALLOW_IGNORE_ROBOTS',
+      DEFAULTS.crawlAllowIgnoreRobots,
     ),
   };
 }

@@ -198,6 +198,7 @@ export async function startService(
         firecrawl,
         admission: scrape.admission,
         batches: batches.service,
+        crawls: batches.crawls,
         map,
         schedules: schedules.service,
       },

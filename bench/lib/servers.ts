@@ -8,7 +8,7 @@
  * (the same with Fastify's own pino request logging, two lines per request), `bare-fetch` (bare
  * node:http server fetching ?url= with undici and returning the body), `bare-bytes FILE`
  * (bare node:http server answering every request with that file's bytes as JSON), `fixture`
- * (the test fixture site). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
+ * (the test fixture site), `crawl-site N` (a generated link tree of N pages). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,6 +20,7 @@ import { Agent, request } from 'undici';
 import type * as AccountStore from '../../src/accounts/account-store.js';
 import type * as Configuration from '../../src/config.js';
 import type * as Main from '../../src/main.js';
+import { startCrawlSite } from '../../test/helpers/crawl-site.js';
 import { startFixtureSite } from '../../test/helpers/fixture-site.js';
 
 function ready(info: Record<string, string>): void {
@@ -55,6 +56,10 @@ if (kind === 'service') {
     ...(process.env.RESULT_RETENTION_DAYS
       ? { RESULT_RETENTION_DAYS: process.env.RESULT_RETENTION_DAYS }
       : {}),
+    // A bench's own settings (bench/crawl.ts: the per-host bound, lanes per node, polling).
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB)_/.test(name)),
+    ),
   });
   const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
   const { apiKey } = await createAccount(service.store.db, {
@@ -108,6 +113,10 @@ if (kind === 'service') {
   );
 } else if (kind === 'fixture') {
   const site = await startFixtureSite();
+  ready({ url: site.origin });
+} else if (kind === 'crawl-site') {
+  // A link tree of N pages with a few paragraphs each (test/helpers/crawl-site.ts).
+  const site = await startCrawlSite({ pages: Number(dataDirArg ?? 10_000), filler: 8 });
   ready({ url: site.origin });
 } else {
   throw new Error(`unknown server kind: ${kind}`);

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiClient, errorText } from './api/client.js';
 import type { Account } from './api/types.js';
+import { CrawlList } from './components/crawls/crawl-list.js';
+import { CrawlResults } from './components/crawls/crawl-results.js';
 import { Header } from './components/header.js';
 import { KeysView } from './components/keys-view.js';
 import { Overview } from './components/overview.js';
@@ -80,6 +82,12 @@ function SignedIn({ client, initialAccount, onSignOut }: SignedInProps) {
       break;
     case 'keys':
       main = <KeysView client={client} account={account} />;
+      break;
+    case 'crawls':
+      main = <CrawlList client={client} />;
+      break;
+    case 'crawl':
+      main = <CrawlResults client={client} id={route.id} />;
       break;
     case 'list':
       main = (

@@ -4,6 +4,7 @@ import { firecrawlDoor } from './firecrawl/door.js';
 import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
 import accountUsageGet from './native/account-usage.get.js';
+import crawlsGet from './native/crawls.get.js';
 import keyCreatePost from './native/key-create.post.js';
 import keyRevokeDelete from './native/key-revoke.delete.js';
 import keyRotatePost from './native/key-rotate.post.js';
@@ -38,6 +39,7 @@ export const routes: readonly Route[] = [
   readyzGet,
   metricsGet,
   accountGet,
+  crawlsGet,
   scraperGet,
   // The workflow endpoints take an empty JSON body as none (plugins/empty-json-body.ts).
   withEmptyJsonBody([

@@ -6,6 +6,7 @@
 import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
 import type { BatchService } from '../jobs/batches/batch-service.js';
+import type { CrawlService } from '../jobs/crawls/crawl-service.js';
 import type { ScheduleService } from '../jobs/schedules/schedule-service.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { MapService } from '../map/map-service.js';
@@ -34,6 +35,8 @@ export interface ApiServices {
   admission: Pick<Admission, 'inFlightFor'>;
   /** The Firecrawl door's batch scrapes. */
   batches: BatchService;
+  /** The Firecrawl door's crawls (their status, results and cancel are the batches'). */
+  crawls: CrawlService;
   /** The Firecrawl door's maps. */
   map: Pick<MapService, 'map'>;
   /** Workflow schedules (issue 18). */

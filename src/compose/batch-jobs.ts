@@ -1,7 +1,8 @@
 /**
- * Batch scrapes (the Firecrawl door's /batch/scrape), built by the composition root: the
- * service its routes call, and two workers over the shared job table, one running the
- * batches' lanes (pages), one sending their webhook events.
+ * Batch scrapes and crawls (the Firecrawl door's /batch/scrape and /crawl), built by the
+ * composition root: the services their routes call, and two workers over the shared job
+ * table, one running the lanes (pages) of batches and crawls, one sending their webhook
+ * events. A crawl's lanes also use its frontier (politeness, robots.txt, discovered links).
  */
 import type { Config } from '../config.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
@@ -10,11 +11,16 @@ import { type BatchService, createBatchService } from '../jobs/batches/batch-ser
 import { eventDeliveryJobHandler } from '../jobs/batches/event-delivery-job.js';
 import { EVENT_JOB, LANE_JOB } from '../jobs/batches/job-kinds.js';
 import { laneJobHandler } from '../jobs/batches/lane-job.js';
+import { createCrawlFrontier } from '../jobs/crawls/crawl-frontier.js';
+import { type CrawlService, createCrawlService } from '../jobs/crawls/crawl-service.js';
+import { createRobotsRules } from '../jobs/crawls/robots-rules.js';
 import { JobWorker } from '../jobs/job-worker.js';
 import { createWebhookPoster } from '../jobs/webhooks/post-webhook.js';
+import { createDocumentFetcher } from '../map/document-fetcher.js';
 import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
 import type { Planner } from '../scrape/plan.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
+import type { RunInTransaction } from '../store/crawls.js';
 import type { Store } from '../store/db.js';
 import { JobQueue } from '../store/job-queue.js';
 
@@ -29,6 +35,12 @@ export type BatchSettings = Pick<
   | 'jobPollMs'
   | 'batchScrapeConcurrency'
   | 'batchRetentionMs'
+  | 'maxBodyBytes'
+  | 'crawlHostConcurrency'
+  | 'crawlHostDelayMs'
+  | 'crawlMaxUrls'
+  | 'crawlMaxStoredBytes'
+  | 'crawlAllowIgnoreRobots'
 >;
 
 export interface BatchJobsOptions {
@@ -45,6 +57,7 @@ export interface BatchJobsOptions {
 
 export interface BatchJobs {
   service: BatchService;
+  crawls: CrawlService;
   start(): void;
   /** Takes no new jobs; running ones get `graceMs`, then are handed back to the queue. */
   stop(graceMs: number): Promise<void>;
@@ -55,7 +68,9 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 
 export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   const { store, settings, onError } = options;
-  const jobs = new JobQueue(store.db, store.dialect);
+  // Writes a later durable commit (the settle, the page's end) flushes with it.
+  const relaxed: RunInTransaction = (work) => store.transact(work, { durable: false });
+  const jobs = new JobQueue(store.db, store.dialect, Date.now, relaxed);
   const guard = { allowPrivate: settings.allowPrivateNetworks };
   const dispatchers = createDispatchers(guard, 16);
   const post = createWebhookPoster({
@@ -76,6 +91,19 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     concurrency: settings.webhookDeliveryConcurrency,
     handler: eventDeliveryJobHandler({ db: store.db, post, backoffMs: settings.webhookBackoffMs }),
   });
+  const fetcher = createDocumentFetcher({ guard, maxBytes: settings.maxBodyBytes });
+  const robots = createRobotsRules({ db: store.db, fetcher });
+  const frontier = createCrawlFrontier({
+    db: store.db,
+    dialect: store.dialect,
+    robots,
+    relaxed,
+    settings: {
+      hostConcurrency: settings.crawlHostConcurrency,
+      hostDelayMs: settings.crawlHostDelayMs,
+      maxStoredBytes: settings.crawlMaxStoredBytes,
+    },
+  });
   const laneWorkerId = `${options.nodeId}/${LANE_JOB}`;
   const wake = (kind: 'lane' | 'event') => (kind === 'lane' ? lanes : events).wake();
   const lanes: JobWorker = new JobWorker({
@@ -93,7 +121,21 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
       workerId: laneWorkerId,
       leaseMs: settings.jobLeaseMs,
       onQueued: wake,
+      frontier,
+      relaxed,
+      transact: (work) => store.transact(work),
     }),
+  });
+  const crawls = createCrawlService({
+    store,
+    jobs,
+    robots,
+    fetcher,
+    assertAllowed: (url) => options.planner.assertAllowed(url),
+    retentionMs: settings.batchRetentionMs,
+    maxUrls: settings.crawlMaxUrls,
+    allowIgnoreRobots: settings.crawlAllowIgnoreRobots,
+    onQueued: wake,
   });
   const service = createBatchService({
     store,
@@ -106,6 +148,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   let purgeTimer: NodeJS.Timeout | null = null;
   return {
     service,
+    crawls,
     start() {
       lanes.start();
       events.start();
@@ -118,6 +161,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
       if (purgeTimer) clearInterval(purgeTimer);
       await Promise.all([lanes.stop(graceMs), events.stop(graceMs)]);
       await dispatchers.close();
+      await fetcher.close();
     },
   };
 }

@@ -25,9 +25,13 @@ export interface BatchPage {
   errorCode: string | null;
   error: string | null;
   endedAt: number | null;
+  /** A crawl's page: its host and discovery depth (0 for a batch's pages). */
+  host: string | null;
+  depth: number;
+  retries: number;
 }
 
-function toPage(row: BatchPagesTable): BatchPage {
+export function toPage(row: BatchPagesTable): BatchPage {
   return {
     id: row.id,
     batchId: row.batch_id,
@@ -43,6 +47,9 @@ function toPage(row: BatchPagesTable): BatchPage {
     errorCode: row.error_code,
     error: row.error,
     endedAt: row.ended_at === null ? null : Number(row.ended_at),
+    host: row.host ?? null,
+    depth: Number(row.depth ?? 0),
+    retries: Number(row.retries ?? 0),
   };
 }
 
@@ -138,7 +145,7 @@ export async function getPage(db: Kysely<Database>, pageId: string): Promise<Bat
 }
 
 export interface PageEnd {
-  state: 'done' | 'failed' | 'cancelled';
+  state: 'done' | 'failed' | 'cancelled' | 'blocked';
   credits: number;
   errorCode: string | null;
   error: string | null;
@@ -169,13 +176,15 @@ export async function setPageSeq(db: Kysely<Database>, pageId: string, seq: numb
 
 /** What a request was charged: its settle row's amount, 0 when refunded or not settled. */
 export async function chargedFor(db: Kysely<Database>, requestId: string): Promise<number> {
+  // `kind in (settle, refund)` reads the one-end index; with `kind = settle` alone SQLite's
+  // planner chose the (kind, created_at) index and scanned every settle row.
   const row = await db
     .selectFrom('ledger')
-    .select('amount')
+    .select(['amount', 'kind'])
     .where('request_id', '=', requestId)
-    .where('kind', '=', 'settle')
+    .where('kind', 'in', ['settle', 'refund'])
     .executeTakeFirst();
-  return row ? Number(row.amount) : 0;
+  return row?.kind === 'settle' ? Number(row.amount) : 0;
 }
 
 /** A batch's scraped pages in the order they ended, from `skip`, at most `limit`. */

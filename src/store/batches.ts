@@ -8,10 +8,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export type BatchStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+/** A batch scrape's list is given; a crawl's grows as its pages are read (migration 009). */
+export type BatchKind = 'batch' | 'crawl';
 
 export interface BatchesTable {
   id: string;
   account_id: string;
+  kind: BatchKind;
   version: string;
   status: BatchStatus;
   /** JSON text of the scrape options as the caller sent them. */
@@ -30,7 +33,8 @@ export interface BatchesTable {
   expires_at: number;
 }
 
-export type PageState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+/** `blocked`: a crawl's page that robots.txt disallows (never scraped nor counted). */
+export type PageState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'blocked';
 
 /** One URL of a batch (batches-pages.ts reads and writes it). */
 export interface BatchPagesTable {
@@ -53,6 +57,12 @@ export interface BatchPagesTable {
   error_code: string | null;
   error: string | null;
   ended_at: number | null;
+  /** A crawl's frontier (migration 009); null or 0 for a batch's pages. */
+  norm_url: string | null;
+  host: string | null;
+  depth: number;
+  not_before: number | null;
+  retries: number;
 }
 
 export type WithBatches = Database & { batches: BatchesTable; batch_pages: BatchPagesTable };
@@ -64,6 +74,7 @@ export function batchTables(db: Kysely<Database>): Kysely<WithBatches> {
 export interface Batch {
   id: string;
   accountId: string;
+  kind: BatchKind;
   version: string;
   status: BatchStatus;
   options: string;
@@ -82,6 +93,7 @@ function toBatch(row: BatchesTable): Batch {
   return {
     id: row.id,
     accountId: row.account_id,
+    kind: row.kind === 'crawl' ? 'crawl' : 'batch',
     version: row.version,
     status: row.status,
     options: row.options,
@@ -103,7 +115,7 @@ const INSERT_CHUNK = 200;
 /** Stores the batch and one queued page per URL (positions 0..n-1); call within a transaction. */
 export async function insertBatch(
   db: Kysely<Database>,
-  batch: Omit<Batch, 'ended' | 'creditsUsed' | 'error'>,
+  batch: Omit<Batch, 'ended' | 'creditsUsed' | 'error' | 'kind'> & { kind?: BatchKind },
   pages: { id: string; url: string }[],
 ): Promise<void> {
   const t = batchTables(db);
@@ -112,6 +124,7 @@ export async function insertBatch(
     .values({
       id: batch.id,
       account_id: batch.accountId,
+      kind: batch.kind ?? 'batch',
       version: batch.version,
       status: batch.status,
       options: batch.options,
@@ -134,6 +147,8 @@ export async function insertBatch(
       url: page.url,
       state: 'queued' as const,
       credits: 0,
+      depth: 0,
+      retries: 0,
     }));
     await t.insertInto('batch_pages').values(rows).execute();
   }
@@ -191,6 +206,20 @@ export async function countPageEnd(
       ended: eb('ended', '+', 1),
       credits_used: eb('credits_used', '+', credits),
     }))
+    .where('id', '=', id)
+    .returning(['ended', 'total', 'status'])
+    .executeTakeFirstOrThrow();
+  return { ended: Number(row.ended), total: Number(row.total), status: row.status };
+}
+
+/** A crawl's page robots.txt disallows leaves the count of its pages; returns the batch after. */
+export async function uncountPage(
+  db: Kysely<Database>,
+  id: string,
+): Promise<Pick<Batch, 'ended' | 'total' | 'status'>> {
+  const row = await batchTables(db)
+    .updateTable('batches')
+    .set((eb) => ({ total: eb('total', '-', 1) }))
     .where('id', '=', id)
     .returning(['ended', 'total', 'status'])
     .executeTakeFirstOrThrow();

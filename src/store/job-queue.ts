@@ -71,6 +71,9 @@ function toClaimed(row: JobsTable): ClaimedJob {
   };
 }
 
+/** Runs a unit of writes in a transaction that needs no fsync of its own. */
+export type RelaxedWrites = <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+
 export class JobQueue {
   /**
    * @param db the store, or a transaction to enqueue together with other writes
@@ -80,6 +83,12 @@ export class JobQueue {
     private readonly db: Kysely<Database>,
     readonly dialect: Dialect,
     private readonly clock: () => number = Date.now,
+    /**
+     * Where claims and releases commit, when not on `db` (the store's relaxed units: no
+     * fsync of their own). A claim or release lost with the machine's power only leaves the
+     * job to be claimed again; a process killed loses neither.
+     */
+    private readonly relaxed: RelaxedWrites | null = null,
   ) {}
 
   /** The same queue writing through `trx`, so a job is stored atomically with other rows. */
@@ -157,6 +166,9 @@ export class JobQueue {
     leaseMs: number,
   ): Promise<ClaimedJob[]> {
     if (limit <= 0 || kinds.length === 0) return [];
+    if (this.relaxed) {
+      return this.relaxed((trx) => this.within(trx).claim(workerId, kinds, limit, leaseMs));
+    }
     const now = this.clock();
     const rows = await this.db
       .updateTable('jobs')
@@ -232,6 +244,9 @@ export class JobQueue {
    * e.g. the account is at its concurrency limit). Runs again at `runAt`, default now.
    */
   release(id: string, workerId: string, runAt?: number): Promise<boolean> {
+    if (this.relaxed) {
+      return this.relaxed((trx) => this.within(trx).release(id, workerId, runAt));
+    }
     return this.applied(
       this.held(id, workerId).set((eb) => ({
         run_at: runAt ?? this.clock(),

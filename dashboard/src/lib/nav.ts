@@ -1,13 +1,14 @@
 import { href, type Route } from './route.js';
 
 /** The main navigation: one entry per section; a new view adds its entry here. */
-export type Section = 'overview' | 'requests' | 'playground' | 'workflows' | 'keys';
+export type Section = 'overview' | 'requests' | 'playground' | 'workflows' | 'crawls' | 'keys';
 
 export const NAV: readonly { section: Section; label: string; href: () => string }[] = [
   { section: 'overview', label: 'Overview', href: href.overview },
   { section: 'requests', label: 'Requests', href: () => href.requests() },
   { section: 'playground', label: 'Playground', href: href.playground },
   { section: 'workflows', label: 'Workflows', href: () => href.list() },
+  { section: 'crawls', label: 'Crawls', href: href.crawls },
   { section: 'keys', label: 'API keys', href: href.keys },
 ];
 
@@ -21,6 +22,8 @@ const SECTION: Record<Route['view'], Section> = {
   edit: 'workflows',
   playground: 'playground',
   keys: 'keys',
+  crawls: 'crawls',
+  crawl: 'crawls',
 };
 
 export const sectionOf = (route: Route): Section => SECTION[route.view];
@@ -47,5 +50,9 @@ export function titleOf(route: Route, workflowName?: string): string {
       return `Playground · ${base}`;
     case 'keys':
       return `API keys · ${base}`;
+    case 'crawls':
+      return `Crawls · ${base}`;
+    case 'crawl':
+      return `Crawl ${route.id.slice(-8)} · ${base}`;
   }
 }

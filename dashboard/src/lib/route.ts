@@ -13,7 +13,9 @@ export type Route =
   | { view: 'workflow'; id: string }
   | { view: 'edit'; id: string }
   | { view: 'playground' }
-  | { view: 'keys' };
+  | { view: 'keys' }
+  | { view: 'crawls' }
+  | { view: 'crawl'; id: string };
 
 export function parseRoute(hash: string): Route {
   const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
@@ -23,6 +25,8 @@ export function parseRoute(hash: string): Route {
   if (first === 'keys') return { view: 'keys' };
   if (first === 'requests' && second) return { view: 'request', id: second };
   if (first === 'requests') return { view: 'requests', query: new URLSearchParams(search) };
+  if (first === 'crawls' && second) return { view: 'crawl', id: second };
+  if (first === 'crawls') return { view: 'crawls' };
   if (first === 'workflows' && second === 'new') return { view: 'new' };
   if (first === 'workflows' && second === 'archived') return { view: 'list', tab: 'archived' };
   if (first === 'workflows' && second && third === 'edit') return { view: 'edit', id: second };
@@ -45,6 +49,8 @@ export const href = {
   edit: (id: string) => `#/workflows/${encodeURIComponent(id)}/edit`,
   playground: () => '#/playground',
   keys: () => '#/keys',
+  crawls: () => '#/crawls',
+  crawl: (id: string) => `#/crawls/${encodeURIComponent(id)}`,
 };
 
 export function navigate(to: string): void {

@@ -19,6 +19,10 @@ export function batchUrl(baseUrl: string, version: FirecrawlVersion, id: string)
   return `${baseUrl}/${version}/batch/scrape/${id}`;
 }
 
+export function crawlUrl(baseUrl: string, version: FirecrawlVersion, id: string): string {
+  return `${baseUrl}/${version}/crawl/${id}`;
+}
+
 /** The catalog's code of a page's failure as Firecrawl names it (SCRAPE_TIMEOUT, ...). */
 export function firecrawlCodeOf(code: ErrorCode): string {
   return firecrawlAnswerOf(new AppError(code, statusOf(code), '', {}))?.code ?? code;

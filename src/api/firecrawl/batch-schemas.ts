@@ -11,7 +11,7 @@ import { scrapeOptionPropertiesV1, scrapeOptionPropertiesV2 } from './schemas/sc
 
 const closed = { additionalProperties: false } as const;
 
-const Webhook = Type.Union(
+export const Webhook = Type.Union(
   [
     Type.String({ description: 'The URL events are POSTed to' }),
     Type.Object(
@@ -86,6 +86,11 @@ export const BatchStatusAnswer = Type.Object({
   total: Type.Integer(),
   creditsUsed: Type.Number(),
   expiresAt: Type.String({ description: 'When the results are purged (ISO 8601)' }),
+  error: Type.Optional(
+    Type.String({
+      description: 'Why a failed batch or crawl stopped (credits or storage ran out)',
+    }),
+  ),
   next: Type.Optional(
     Type.String({
       description: 'The next page of results, while results are left beyond this one',

@@ -19,7 +19,12 @@ function count(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-export function batchStatusHandler(version: FirecrawlVersion, services: ApiServices) {
+/** `urlOf` names the path the `next` link points at (the batch's, or the crawl's). */
+export function batchStatusHandler(
+  version: FirecrawlVersion,
+  services: ApiServices,
+  urlOf: typeof batchUrl = batchUrl,
+) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = request.params as { id: string };
     const query = request.query as { skip?: string; limit?: string };
@@ -34,7 +39,7 @@ export function batchStatusHandler(version: FirecrawlVersion, services: ApiServi
     const next =
       answer.nextSkip === null
         ? null
-        : `${batchUrl(base, version, id)}?skip=${answer.nextSkip}${limit ? `&limit=${limit}` : ''}`;
+        : `${urlOf(base, version, id)}?skip=${answer.nextSkip}${limit ? `&limit=${limit}` : ''}`;
     return reply.send({
       success: true,
       status: answer.status,
@@ -42,6 +47,7 @@ export function batchStatusHandler(version: FirecrawlVersion, services: ApiServi
       total: answer.total,
       creditsUsed: answer.creditsUsed,
       expiresAt: new Date(answer.expiresAt).toISOString(),
+      ...(answer.error ? { error: answer.error } : {}),
       // Absent rather than null: the v1 SDK follows `next` whenever the key is there.
       ...(next ? { next } : {}),
       data: answer.data,

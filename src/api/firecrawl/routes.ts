@@ -2,10 +2,14 @@
 import { withEmptyJsonBody } from '../plugins/empty-json-body.js';
 import type { Route } from '../route.js';
 import batchCancelDelete from './batch-cancel.delete.js';
-import batchCrawlStatusGet from './batch-crawl-status.get.js';
 import batchErrorsGet from './batch-errors.get.js';
 import batchScrapePost from './batch-scrape.post.js';
 import batchStatusGet from './batch-status.get.js';
+import crawlPost from './crawl.post.js';
+import crawlActiveGet from './crawl-active.get.js';
+import crawlCancelDelete from './crawl-cancel.delete.js';
+import crawlErrorsGet from './crawl-errors.get.js';
+import crawlStatusGet from './crawl-status.get.js';
 import mapPost from './map.post.js';
 import scrapePost from './scrape.post.js';
 import screenshotGet from './screenshot.get.js';
@@ -17,8 +21,10 @@ export const firecrawlRoutes: readonly Route[] = [
   screenshotGet,
   batchScrapePost,
   batchStatusGet,
-  batchCrawlStatusGet,
+  crawlPost,
+  crawlActiveGet,
+  crawlStatusGet,
   // The v1 SDK sends its DELETEs with Content-Type: application/json and no body.
-  withEmptyJsonBody([batchCancelDelete, batchErrorsGet]),
+  withEmptyJsonBody([batchCancelDelete, batchErrorsGet, crawlCancelDelete, crawlErrorsGet]),
   mapPost,
 ];

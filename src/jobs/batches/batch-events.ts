@@ -6,6 +6,7 @@
  * exactly one body exists per event: a receiver dedupes on `webhookId`.
  */
 import type { Kysely } from 'kysely';
+import type { BatchKind } from '../../store/batches.js';
 import { newId } from '../../store/ids.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import type { Database } from '../../store/schema.js';
@@ -47,6 +48,8 @@ export function batchWebhookOf(input: WebhookInput): BatchWebhook {
 export interface EventTarget {
   batchId: string;
   accountId: string;
+  /** Names the events: `batch_scrape.<event>` or `crawl.<event>`. Default batch. */
+  kind?: BatchKind;
   webhook: BatchWebhook | null;
 }
 
@@ -80,7 +83,7 @@ export async function queueBatchEvent(
     headers: webhook.headers,
     body: JSON.stringify({
       success: body.success,
-      type: `batch_scrape.${body.event}`,
+      type: `${target.kind === 'crawl' ? 'crawl' : 'batch_scrape'}.${body.event}`,
       id: target.batchId,
       webhookId,
       data: body.data,

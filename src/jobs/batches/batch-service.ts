@@ -22,6 +22,7 @@ import {
   stopBatch,
 } from '../../store/batches.js';
 import { readFailedPages } from '../../store/batches-pages.js';
+import { purgeCrawls } from '../../store/crawls.js';
 import type { Store } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import type { JobQueue } from '../../store/job-queue.js';
@@ -59,6 +60,8 @@ export interface BatchAnswer {
   total: number;
   creditsUsed: number;
   expiresAt: number;
+  /** Why a failed batch or crawl stopped (credits or storage ran out). */
+  error: string | null;
   data: FirecrawlDocument[];
   /** Where the next answer starts, when results are left beyond this one. */
   nextSkip: number | null;
@@ -194,6 +197,7 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
         total: batch.total,
         creditsUsed: batch.creditsUsed,
         expiresAt: batch.expiresAt,
+        error: batch.error,
         ...results,
       };
     },
@@ -204,14 +208,19 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
       let events = 0;
       const cancelled = await db.transaction().execute(async (trx) => {
         if (!(await stopBatch(trx, id, 'cancelled', null))) return false;
-        const target = { batchId: id, accountId, webhook: batchWebhookOfRow(batch) };
+        const target = {
+          batchId: id,
+          accountId,
+          kind: batch.kind,
+          webhook: batchWebhookOfRow(batch),
+        };
         // Firecrawl sends `failed` for a cancelled batch too.
         const failed = {
           key: 'failed',
           event: 'failed',
           success: false,
           data: [],
-          error: 'Batch scrape was cancelled',
+          error: batch.kind === 'crawl' ? 'Crawl was cancelled' : 'Batch scrape was cancelled',
         } as const;
         if (await queueBatchEvent(trx, deps.jobs, target, failed)) events++;
         return true;
@@ -232,6 +241,10 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
       }));
     },
 
-    purge: () => purgeBatches(db),
+    async purge() {
+      const purged = await purgeBatches(db);
+      await purgeCrawls(db);
+      return purged;
+    },
   };
 }

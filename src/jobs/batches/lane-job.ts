@@ -8,12 +8,14 @@
 import type { Kysely } from 'kysely';
 import { getAccount } from '../../accounts/account-store.js';
 import { appError, isAppError } from '../../errors.js';
+import type { Outcome } from '../../scrape/types.js';
 import {
   type Batch,
   completeBatch,
   countPageEnd,
   getBatch,
   stopBatch,
+  uncountPage,
 } from '../../store/batches.js';
 import {
   type BatchPage,
@@ -24,6 +26,7 @@ import {
   setPageSeq,
   takeNextPage,
 } from '../../store/batches-pages.js';
+import type { RunInTransaction, TakeAnswer } from '../../store/crawls.js';
 import type { Dialect } from '../../store/dialect.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import type { Database } from '../../store/schema.js';
@@ -35,8 +38,35 @@ import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from './job-
 import { documentOfStored } from './page-result.js';
 import { type PageRunDeps, type PageStep, runPage } from './page-run.js';
 
+/**
+ * What a crawl adds to its lanes (jobs/crawls/crawl-frontier.ts): its pages are taken
+ * politely, checked against robots.txt, and each ended page's links grow the frontier in the
+ * transaction that ends it. Null on a node without crawls (tests of batches).
+ */
+export interface LaneFrontier {
+  take(batch: Batch, lane: number): Promise<TakeAnswer>;
+  /** Before a taken page runs: an ending (robots.txt disallows it), or null to run it. */
+  check(batch: Batch, page: BatchPage): Promise<PageStep | null>;
+  /** Whether a target's answer asks the crawl to come back later (and it may still wait). */
+  throttled(outcome: Outcome, page: BatchPage): boolean;
+  /** Within the page's ending transaction: queue what it found; a text stops the crawl. */
+  grow(
+    trx: Kysely<Database>,
+    batch: Batch,
+    page: BatchPage,
+  ): Promise<{ added: number; stop?: string }>;
+  /** Within a transaction: a throttled page goes back to the queue and its host slows down. */
+  requeue(trx: Kysely<Database>, page: BatchPage): Promise<void>;
+}
+
 export interface LaneJobDeps extends PageRunDeps {
   jobs: JobQueue;
+  /**
+   * Runs the transaction that ends a page (the store's group commit, which shares one fsync
+   * among the lanes ending together). Default: a transaction of its own on `db`.
+   */
+  transact?: RunInTransaction;
+  frontier?: LaneFrontier | null;
   dialect: Dialect;
   workerId: string;
   leaseMs: number;
@@ -47,19 +77,39 @@ export interface LaneJobDeps extends PageRunDeps {
 /** Rolls the ending transaction back when the step's lease went to another worker. */
 class LeaseLost extends Error {}
 
+function transactionOf(deps: LaneJobDeps): RunInTransaction {
+  return deps.transact ?? ((work) => deps.db.transaction().execute(work));
+}
+
 export function laneJobHandler(deps: LaneJobDeps): JobHandler {
   const { db } = deps;
   return async (job, signal) => {
     const { batchId, lane } = job.payload as LanePayload;
     const batch = await getBatch(db, batchId);
     if (!batch) return { type: 'done' };
+    const frontier = batch.kind === 'crawl' ? (deps.frontier ?? null) : null;
     let page = await laneHeldPage(db, batchId, lane);
     if (!page) {
       if (batch.status !== 'scraping') return { type: 'done' };
-      page = await takeNextPage(db, deps.dialect, batchId, lane);
-      if (!page) return { type: 'done' };
+      if (frontier) {
+        const taken = await frontier.take(batch, lane);
+        if (taken.type === 'wait') return { type: 'release', runAt: taken.runAt };
+        if (taken.type === 'empty') {
+          // Running pages may still find more: look again soon. None left: the crawl is over.
+          if (taken.running > 0) return { type: 'release', runAt: Date.now() + 200 };
+          return finishCrawl(deps, batch);
+        }
+        page = taken.page;
+      } else {
+        page = await takeNextPage(db, deps.dialect, batchId, lane);
+        if (!page) return { type: 'done' };
+      }
     }
-    const stillHeld = () => deps.jobs.extendLease(job.id, deps.workerId, deps.leaseMs);
+    // A lease extension lost with the machine's power only lets the step be taken over.
+    const stillHeld = () =>
+      (deps.relaxed ?? ((work) => work(db)))((trx) =>
+        deps.jobs.within(trx).extendLease(job.id, deps.workerId, deps.leaseMs),
+      );
     let step: PageStep;
     if (job.attempts > job.maxAttempts && page.result === null) {
       step = await giveUp(deps, page, stillHeld);
@@ -67,7 +117,20 @@ export function laneJobHandler(deps: LaneJobDeps): JobHandler {
       try {
         const account = await getAccount(db, batch.accountId);
         if (!account) throw appError('INTERNAL');
-        step = await runPage(deps, { batch, page, account, signal, stillHeld });
+        const held = page;
+        const checked = frontier && page.plan === null ? await frontier.check(batch, page) : null;
+        step =
+          checked ??
+          (await runPage(deps, {
+            batch,
+            page: held,
+            account,
+            signal,
+            stillHeld,
+            ...(frontier
+              ? { discoverLinks: true, throttled: (outcome) => frontier.throttled(outcome, held) }
+              : {}),
+          }));
       } catch (error) {
         // The worker would fail the chain for good on its last attempt: the page fails instead.
         if (job.attempts < job.maxAttempts || signal.aborted) throw error;
@@ -79,8 +142,64 @@ export function laneJobHandler(deps: LaneJobDeps): JobHandler {
     if (step.type === 'release')
       return { type: 'release', ...(step.runAt ? { runAt: step.runAt } : {}) };
     if (step.type === 'lost' || signal.aborted) return { type: 'done' };
+    if (step.type === 'throttled') {
+      return frontier ? requeueStep(deps, job, frontier, page) : { type: 'release' };
+    }
     return endStep(deps, job, batch, page, step);
   };
+}
+
+/** The lane's next step, queued in the transaction that completes this one. */
+async function chainNext(deps: LaneJobDeps, trx: Kysely<Database>, job: ClaimedJob) {
+  const { batchId, lane, step: stepNo } = job.payload as LanePayload;
+  await deps.jobs
+    .within(trx)
+    .enqueue(LANE_JOB, { batchId, lane, step: stepNo + 1 } satisfies LanePayload, {
+      id: laneJobId(batchId, lane, stepNo + 1),
+      maxAttempts: LANE_MAX_ATTEMPTS,
+    });
+}
+
+/** A throttled crawl page goes back to the queue; the lane carries on with its next step. */
+async function requeueStep(
+  deps: LaneJobDeps,
+  job: ClaimedJob,
+  frontier: LaneFrontier,
+  page: BatchPage,
+): Promise<JobOutcome> {
+  try {
+    await transactionOf(deps)(async (trx) => {
+      await frontier.requeue(trx, page);
+      if (!(await deps.jobs.within(trx).complete(job.id, job.lockedBy))) throw new LeaseLost();
+      await chainNext(deps, trx, job);
+    });
+  } catch (error) {
+    if (error instanceof LeaseLost) return { type: 'done' };
+    throw error;
+  }
+  deps.onQueued?.('lane');
+  return { type: 'ended' };
+}
+
+/** No page queued nor running: the crawl completed (once, whichever lane sees it first). */
+async function finishCrawl(deps: LaneJobDeps, batch: Batch): Promise<JobOutcome> {
+  const target: EventTarget = {
+    batchId: batch.id,
+    accountId: batch.accountId,
+    kind: batch.kind,
+    webhook: batchWebhookOfRow(batch),
+  };
+  const queued = await transactionOf(deps)(async (trx) => {
+    if (!(await completeBatch(trx, batch.id))) return false;
+    return queueBatchEvent(trx, deps.jobs, target, {
+      key: 'completed',
+      event: 'completed',
+      success: true,
+      data: [],
+    });
+  });
+  if (queued) deps.onQueued?.('event');
+  return { type: 'done' };
 }
 
 /**
@@ -107,18 +226,21 @@ async function endStep(
   job: ClaimedJob,
   batch: Batch,
   page: BatchPage,
-  step: Extract<PageStep, { type: 'end' }>,
+  ended: Extract<PageStep, { type: 'end' }>,
 ): Promise<JobOutcome> {
-  const { batchId, lane, step: stepNo } = job.payload as LanePayload;
+  let step = ended;
+  const { batchId } = job.payload as LanePayload;
   const target: EventTarget = {
     batchId,
     accountId: batch.accountId,
+    kind: batch.kind,
     webhook: batchWebhookOfRow(batch),
   };
+  const frontier = batch.kind === 'crawl' ? (deps.frontier ?? null) : null;
   let events = 0;
   let next = false;
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    await transactionOf(deps)(async (trx) => {
       const queue = (body: Parameters<typeof queueBatchEvent>[3]) =>
         queueBatchEvent(trx, deps.jobs, target, body).then((queued) => {
           if (queued) events++;
@@ -129,10 +251,30 @@ async function endStep(
         step.state !== 'cancelled' && current?.requestId
           ? await chargedFor(trx, current.requestId)
           : 0;
-      if (current && (await endPageIn(trx, page.id, step, credits)) && step.state !== 'cancelled') {
+      if (current && step.state === 'blocked') {
+        // robots.txt keeps the crawl from it: not a page of the crawl after all.
+        if (await endPageIn(trx, page.id, step, 0)) {
+          const after = await uncountPage(trx, batchId);
+          status = after.status;
+          if (status === 'scraping' && after.ended >= after.total) {
+            if (await completeBatch(trx, batchId)) {
+              status = 'completed';
+              await queue({ key: 'completed', event: 'completed', success: true, data: [] });
+            }
+          }
+        }
+      } else if (
+        current &&
+        (await endPageIn(trx, page.id, step, credits)) &&
+        step.state !== 'cancelled'
+      ) {
         const after = await countPageEnd(trx, batchId, credits);
         status = after.status;
         await setPageSeq(trx, page.id, after.ended);
+        const grown =
+          frontier && after.status === 'scraping' ? await frontier.grow(trx, batch, current) : null;
+        if (grown) after.total += grown.added;
+        if (grown?.stop && !step.stopBatch) step = { ...step, stopBatch: grown.stop };
         const document =
           step.state === 'done' && current.result
             ? documentOfStored(current.result, { credits, scrapeId: current.requestId })
@@ -163,10 +305,7 @@ async function endStep(
       const jobs = deps.jobs.within(trx);
       if (!(await jobs.complete(job.id, job.lockedBy))) throw new LeaseLost();
       if (status === 'scraping') {
-        await jobs.enqueue(LANE_JOB, { batchId, lane, step: stepNo + 1 } satisfies LanePayload, {
-          id: laneJobId(batchId, lane, stepNo + 1),
-          maxAttempts: LANE_MAX_ATTEMPTS,
-        });
+        await chainNext(deps, trx, job);
         next = true;
       }
     });

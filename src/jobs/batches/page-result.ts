@@ -20,6 +20,8 @@ export type StoredPage =
       used?: UsedResources;
       /** Without the charge (creditsUsed) and scrapeId: those are set when it is read. */
       document: FirecrawlDocument;
+      /** A crawl's page: every link it has, whether or not the caller asked for links. */
+      discovered?: string[];
     }
   | { ok: false; code: ErrorCode; error: string };
 
@@ -29,6 +31,11 @@ export interface StoreContext {
   screenshots: ScreenshotLinks | 'inline';
   /** When the result came from the account's cache: when it was made. */
   cachedAt?: number;
+  /**
+   * A crawl's page: keep its links as `discovered`; `move` when the caller did not ask for
+   * links (they leave the Document), `copy` when it did.
+   */
+  discovered?: 'move' | 'copy';
 }
 
 export async function storedPageOf(outcome: Outcome, context: StoreContext): Promise<StoredPage> {
@@ -53,12 +60,15 @@ export async function storedPageOf(outcome: Outcome, context: StoreContext): Pro
     },
     context.screenshots,
   );
+  const links = (document as { links?: string[] }).links;
+  if (context.discovered === 'move') delete (document as { links?: string[] }).links;
   return {
     ok: true,
     finalUrl: result.finalUrl,
     targetStatus: result.targetStatus,
     ...(result.used ? { used: result.used } : {}),
     document,
+    ...(context.discovered ? { discovered: links ?? [] } : {}),
   };
 }
 

@@ -32,6 +32,11 @@ import { outcomeOfStored, type StoredPage, storedPageOf } from './page-result.js
 
 export interface PageRunDeps {
   db: Kysely<Database>;
+  /**
+   * Runs writes that need no fsync of their own (the page's plan and result): the settle and
+   * the page's end, durable, follow them in the log. Default: on `db`.
+   */
+  relaxed?: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle' | 'restore'>;
   /** The Firecrawl door's result cache; null: never read nor written. */
   cache: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'> | null;
@@ -46,19 +51,28 @@ export interface PageContext {
   signal: AbortSignal;
   /** Whether this worker still holds the lane's job: only a holder settles. */
   stillHeld(): Promise<boolean>;
+  /** A crawl's page: its links are kept (StoredPage.discovered) for the frontier. */
+  discoverLinks?: boolean;
+  /**
+   * A crawl's page: whether the target's answer asks to come back later (429, 503). Such an
+   * answer is not kept nor charged (its reservation is refunded): the page is retried.
+   */
+  throttled?(outcome: Outcome): boolean;
 }
 
 /** How the page's turn ended. */
 export type PageStep =
   | {
       type: 'end';
-      state: 'done' | 'failed' | 'cancelled';
+      state: 'done' | 'failed' | 'cancelled' | 'blocked';
       errorCode: ErrorCode | null;
       error: string | null;
       /** The batch cannot go on (its account ran out of credits): it fails with this text. */
       stopBatch?: string;
     }
   | { type: 'release'; runAt?: number }
+  /** The target throttled the page: it goes back to the queue (its reservation refunded). */
+  | { type: 'throttled' }
   /** The lane's job went to another holder: it carries on. */
   | { type: 'lost' };
 
@@ -83,6 +97,7 @@ function refused(error: AppError): PageStep {
 
 export async function runPage(deps: PageRunDeps, context: PageContext): Promise<PageStep> {
   const { db } = deps;
+  const relaxed = deps.relaxed ?? ((work) => work(db));
   const { batch } = context;
   let { page } = context;
   const options: BatchOptions = batchOptionsOf(batch);
@@ -93,6 +108,14 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     if (isAppError(error)) return refused(error);
     throw error;
   }
+  const askedLinks = scrape.options.document?.links === true;
+  if (context.discoverLinks && scrape.options.document && !askedLinks) {
+    scrape = {
+      ...scrape,
+      options: { ...scrape.options, document: { ...scrape.options.document, links: true } },
+    };
+  }
+  const discovered = context.discoverLinks ? (askedLinks ? 'copy' : 'move') : undefined;
   const store = async (outcome: Outcome, requestId: string, cachedAt?: number) => {
     let stored: StoredPage;
     try {
@@ -100,12 +123,14 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
         sourceUrl: page.url,
         screenshots: scrape.screenshotBase64 ? 'inline' : deps.screenshots(batch),
         ...(cachedAt === undefined ? {} : { cachedAt }),
+        ...(discovered ? { discovered } : {}),
       });
     } catch {
       // A result this door cannot read (not a document) is the scrape's failure, not ours.
       stored = { ok: false, code: 'INTERNAL', error: 'Internal server error' };
     }
-    const kept = await savePageResult(db, page.id, JSON.stringify(stored), requestId);
+    const text = JSON.stringify(stored);
+    const kept = await relaxed((trx) => savePageResult(trx, page.id, text, requestId));
     if (!kept?.result) throw new Error(`batch page ${page.id} vanished while it ran`);
     page = kept;
     return JSON.parse(kept.result) as StoredPage;
@@ -145,12 +170,15 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     }
     let plan: ScrapePlan;
     try {
-      plan = await deps.scraper.prepareOptions(context.account, scrape.options, undefined, 'batch');
+      // The request log tells a crawl's pages (they discover links) from a batch's.
+      const source = context.discoverLinks ? 'crawl' : 'batch';
+      plan = await deps.scraper.prepareOptions(context.account, scrape.options, undefined, source);
     } catch (error) {
       if (isAppError(error)) return refused(error);
       throw error;
     }
-    if (!(await savePagePlan(db, page.id, plan.requestId, JSON.stringify(plan)))) {
+    const planText = JSON.stringify(plan);
+    if (!(await relaxed((trx) => savePagePlan(trx, page.id, plan.requestId, planText)))) {
       // Another holder reserved first: ours goes back, theirs is the page's.
       await deps.scraper.settle(plan, { ok: false, error: appError('INTERNAL') });
       const current = await getPage(db, page.id);
@@ -175,6 +203,19 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
       if (!outcome.ok && NO_CAPACITY.has(outcome.error.code)) {
         step = { type: 'release', runAt: Date.now() + CAPACITY_WAIT_MS * (0.5 + Math.random()) };
         return null;
+      }
+      if (context.throttled?.(outcome)) {
+        step = { type: 'throttled' };
+        if (await isSettled(db, plan.requestId)) return null;
+        if (!(await context.stillHeld())) {
+          step = { type: 'lost' };
+          return null;
+        }
+        const refund: Outcome = {
+          ok: false,
+          error: appError('FETCH_FAILED', 'the site asked to slow down'),
+        };
+        return refund;
       }
       kept = await store(outcome, plan.requestId);
       if (outcome.ok && kept.ok && scrape.storeInCache && deps.cache) {

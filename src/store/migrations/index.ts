@@ -7,6 +7,7 @@ import * as workflowChangeSeq from './005-workflow-change-seq.js';
 import * as pageFilesAndCache from './006-page-files-and-cache.js';
 import * as batches from './007-batches.js';
 import * as schedules from './008-schedules.js';
+import * as crawls from './009-crawls.js';
 import * as requestLog from './011-request-log.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
@@ -19,6 +20,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '006-page-files-and-cache': { up: (db) => pageFilesAndCache.up(db, dialect) },
     '007-batches': { up: (db) => batches.up(db) },
     '008-schedules': { up: (db) => schedules.up(db) },
+    '009-crawls': { up: (db) => crawls.up(db) },
     '011-request-log': { up: (db) => requestLog.up(db, dialect) },
   };
   return { getMigrations: async () => all };

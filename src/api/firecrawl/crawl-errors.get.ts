@@ -1,0 +1,62 @@
+/**
+ * GET /v2/crawl/{id}/errors and GET /v1/crawl/{id}/errors: the crawl's failed pages (id,
+ * when, URL, Firecrawl's code, the text) and the URLs robots.txt kept it from. The v1 SDK
+ * asks with DELETE (checkCrawlErrors), so v1 answers that method here too.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { accountOf } from '../plugins/auth.js';
+import { defineRoute } from '../route.js';
+import type { ApiServices } from '../services.js';
+import { FIRECRAWL_VERSIONS, firecrawlCodeOf, sendJobNotFound } from './batch-answers.js';
+import { BatchErrorsAnswer, BatchIdParams } from './batch-schemas.js';
+import { FIRECRAWL_TAG } from './door.js';
+import { FirecrawlErrorBody } from './schemas/answers.js';
+
+function errorsHandler({ batches, crawls }: ApiServices) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = request.params as { id: string };
+    const accountId = accountOf(request).id;
+    const errors = await batches.errors(accountId, id);
+    if (!errors) return sendJobNotFound(reply);
+    return reply.send({
+      errors: errors.map(({ code, ...error }) => ({
+        ...error,
+        ...(code ? { code: firecrawlCodeOf(code) } : {}),
+      })),
+      robotsBlocked: (await crawls.robotsBlocked(accountId, id)) ?? [],
+    });
+  };
+}
+
+const schemaOf = (version: string, operationId: string) => ({
+  operationId,
+  summary: `A crawl's failed pages and robots-blocked URLs (Firecrawl ${version})`,
+  tags: [FIRECRAWL_TAG],
+  security: [{ bearer: [] }],
+  params: BatchIdParams,
+  response: { 200: BatchErrorsAnswer, 401: FirecrawlErrorBody, 404: FirecrawlErrorBody },
+});
+
+export default defineRoute((app, services) => {
+  for (const version of FIRECRAWL_VERSIONS) {
+    app.get(
+      `/${version}/crawl/:id/errors`,
+      {
+        preHandler: app.authenticate,
+        schema: schemaOf(version, `firecrawlCrawlErrors${version.toUpperCase()}`),
+      },
+      errorsHandler(services),
+    );
+  }
+  app.delete(
+    '/v1/crawl/:id/errors',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        ...schemaOf('v1', 'firecrawlCrawlErrorsByDeleteV1'),
+        summary: "A crawl's failed pages, as the v1 SDK asks for them (DELETE)",
+      },
+    },
+    errorsHandler(services),
+  );
+});

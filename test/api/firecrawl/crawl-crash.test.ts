@@ -1,0 +1,181 @@
+/**
+ * Crawls survive their node and spread over nodes: `pagegrab serve` killed with SIGKILL
+ * mid-crawl, then started again on the same DATA_DIR, finishes the crawl with every page in
+ * the results exactly once and charged exactly once; two nodes on one PostgreSQL share a
+ * crawl of 2,000 pages, each page once, and the site never sees more pages at once than the
+ * per-host bound (the fixture counts). Driven through the Firecrawl SDK.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Firecrawl from '@mendable/firecrawl-js';
+import { openStore } from '../../../src/store/db.js';
+import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
+import { createTestDatabase, pgSkipReason } from '../../helpers/postgres.js';
+import { until } from '../../helpers/until.js';
+import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
+import {
+  createAccountWithCli,
+  type ServeProcess,
+  spawnServe,
+} from '../../jobs/webhooks/serve-process.js';
+
+const servers: ServeProcess[] = [];
+after(async () => {
+  for (const server of servers) if (server.child.exitCode === null) await server.kill();
+});
+
+const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
+
+/** Every page of the tree plus /old/1 (a redirect to /p/1, a page of its own). */
+const expectedPaths = (site: CrawlSite) => [...site.pagePaths(), '/old/1'].sort();
+
+async function settledOf(databaseUrl: string | null, dataDir: string, accountId: string) {
+  const store = await openStore({ databaseUrl, dataDir });
+  try {
+    const rows = await store.db
+      .selectFrom('ledger')
+      .select(['request_id'])
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'settle')
+      .execute();
+    return rows.map((row) => String(row.request_id));
+  } finally {
+    await store.close();
+  }
+}
+
+async function finished(fc: Firecrawl, id: string) {
+  await until(
+    async () => (await fc.getCrawlStatus(id, { autoPaginate: false })).status !== 'scraping',
+    300_000,
+  );
+  return fc.getCrawlStatus(id);
+}
+
+test('a crawl survives kill -9 of its node: after a restart every page is in the results once and charged once', {
+  timeout: 600_000,
+}, async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-crawl-crash-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const site = await startCrawlSite({ pages: 60, delayMs: 100 });
+  t.after(() => site.close());
+  const env = {
+    DATA_DIR: dataDir,
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_LEASE_MS: '1000',
+    JOB_POLL_MS: '50',
+    WEBHOOK_BACKOFF_MS: '100',
+    LOG_LEVEL: 'warn',
+  };
+  const account = await createAccountWithCli(env, 10_000);
+  const receiver = await startWebhookReceiver({ secret: account.webhookSecret });
+  t.after(() => receiver.close());
+
+  const first = await spawnServe(env);
+  servers.push(first);
+  const fc1 = new Firecrawl({ apiKey: account.apiKey, apiUrl: first.url });
+  const started = await fc1.startCrawl(site.url('/'), {
+    scrapeOptions,
+    maxConcurrency: 4,
+    webhook: { url: receiver.url('/crash') },
+  });
+  await until(
+    async () => (await fc1.getCrawlStatus(started.id, { autoPaginate: false })).completed >= 10,
+    300_000,
+  );
+  await until(() => site.inFlight() > 0, 10_000);
+  await first.kill();
+  const loadsAtKill = [...site.hits.values()].reduce((a, b) => a + b, 0);
+
+  const second = await spawnServe(env);
+  servers.push(second);
+  const fc2 = new Firecrawl({ apiKey: account.apiKey, apiUrl: second.url });
+  const job = await finished(fc2, started.id);
+  assert.equal(job.status, 'completed');
+  const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
+  assert.equal(sources.length, new Set(sources).size, 'every page in the results once');
+  assert.deepEqual([...sources].sort(), expectedPaths(site));
+  assert.equal(job.total, sources.length);
+  await receiver.waitFor(() => {
+    const ids = new Set<string>();
+    for (const d of receiver.deliveries) {
+      const body = JSON.parse(d.body.toString('utf8'));
+      if (body.id === started.id && body.type === 'crawl.page') ids.add(body.webhookId);
+    }
+    return ids.size >= sources.length;
+  }, 60_000);
+  await second.stop();
+
+  const settled = await settledOf(null, dataDir, account.id);
+  const scrapeIds = new Set(job.data.map((doc) => String(doc.metadata?.scrapeId)));
+  assert.equal(settled.filter((id) => scrapeIds.has(id)).length, sources.length);
+  assert.equal(settled.length, sources.length, 'each page charged once, nothing else');
+  assert.equal(job.creditsUsed, sources.length);
+  // Only pages in flight at the kill (at most 4 lanes) may have been loaded again.
+  const loads = [...site.hits.entries()]
+    .filter(([path]) => path.startsWith('/p/') || path === '/' || path.startsWith('/old/'))
+    .reduce((a, [, n]) => a + n, 0);
+  assert.ok(loads <= sources.length + 1 + 4, `${loads} page loads for ${sources.length} pages`);
+  t.diagnostic(`page loads: ${loads} for ${sources.length} pages (${loadsAtKill} before the kill)`);
+});
+
+test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-host bound', {
+  skip: pgSkipReason,
+  timeout: 1_200_000,
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.drop());
+  const site = await startCrawlSite({ pages: 2000, delayMs: 5 });
+  t.after(() => site.close());
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: '/nonexistent-unused',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    JOB_LEASE_MS: '5000',
+    JOB_POLL_MS: '50',
+    CRAWL_HOST_CONCURRENCY: '4',
+    LOG_LEVEL: 'warn',
+  };
+  const account = await createAccountWithCli(env, 100_000);
+  const nodes = await Promise.all([spawnServe(env), spawnServe(env)]);
+  servers.push(...nodes);
+  const [a, b] = nodes as [ServeProcess, ServeProcess];
+  const fcA = new Firecrawl({ apiKey: account.apiKey, apiUrl: a.url });
+  const started = await fcA.startCrawl(site.url('/'), {
+    scrapeOptions,
+    maxConcurrency: 10,
+    limit: 5000,
+  });
+
+  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
+  t.after(() => store.close());
+  const holders = new Set<string>();
+  await until(async () => {
+    const rows = await store.db
+      .selectFrom('jobs')
+      .select('locked_by')
+      .where('kind', '=', 'batch-lane')
+      .where('locked_by', 'is not', null)
+      .execute();
+    for (const row of rows) holders.add(String(row.locked_by).split('/')[0] as string);
+    return holders.size >= 2;
+  }, 120_000);
+
+  const fcB = new Firecrawl({ apiKey: account.apiKey, apiUrl: b.url });
+  const job = await finished(fcB, started.id);
+  assert.equal(job.status, 'completed');
+  const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
+  assert.equal(sources.length, new Set(sources).size, 'every page in the results once');
+  assert.deepEqual([...sources].sort(), expectedPaths(site));
+  for (const path of site.pagePaths()) {
+    if (path !== '/p/1') assert.equal(site.hits.get(path), 1, `${path} fetched once`);
+  }
+  assert.ok(site.maxInFlight() <= 4, `at most 4 at once on the host, saw ${site.maxInFlight()}`);
+  t.diagnostic(
+    `most requests at once: ${site.maxInFlight()}; nodes that held lanes: ${holders.size}`,
+  );
+  await Promise.all([a.stop(), b.stop()]);
+});
