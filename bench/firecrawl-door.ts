@@ -282,7 +282,7 @@ function report(mode: Mode, arms: Arm[], samples: Map<string, Sample[]>): void {
   console.log('|---|---|---|---|---|---|');
   for (const arm of arms) {
     const rows = samples.get(arm.name) as Sample[];
-    const peer = samples.get(arm.peer) ?? (samples.get('native') as Sample[]);
+    const peer = samples.get(arm.peer) as Sample[];
     const ratios = rows.map((row, i) => row.rps / (peer[i] as Sample).rps);
     console.log(
       `| ${arm.name} (÷ ${arm.peer}) | ${median(rows.map((r) => r.rps)).toFixed(1)} (${range(
@@ -317,11 +317,7 @@ async function main(): Promise<void> {
     for (const mode of modes) {
       const chosen = values.arms?.split(',');
       const arms = armsOf(mode, service, pool).filter(
-        (arm) =>
-          !chosen ||
-          arm.name === 'native' ||
-          arm.name === 'native+blockers' ||
-          chosen.includes(arm.name),
+        (arm) => !chosen || arm.name.startsWith('native') || chosen.includes(arm.name),
       );
       const seconds = Number(mode === 'render' ? values['render-seconds'] : values.seconds);
       const warmupMs = mode === 'render' ? 3000 : 1000;
