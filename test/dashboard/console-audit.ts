@@ -8,49 +8,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, chromium } from 'playwright-core';
-import { build } from 'vite';
-import { DEFAULTS } from '../../src/config.js';
-import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
-import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
-import { freePort } from '../helpers/free-port.js';
-import { startService, type TestService } from '../helpers/service.js';
-import {
-  consoleViews,
-  type LOOKS,
-  type Seeded,
-  seedTraffic,
-  signInByStorage,
-} from './console-views.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import type { Browser } from 'playwright-core';
+import type { TestService } from '../helpers/service.js';
+import { type ConsoleRig, startConsoleRig } from './console-rig.js';
+import { consoleViews, type LOOKS, type Seeded, signInByStorage } from './console-views.js';
 
 export function auditLooks(looks: readonly (typeof LOOKS)[number][]): void {
   describe('the console audit', () => {
     let service: TestService;
-    let site: FixtureSite;
     let browser: Browser;
     let seeded: Seeded;
 
+    let rig: ConsoleRig | undefined;
+
     before(async () => {
-      await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
-      let deadPort: number;
-      [service, site, deadPort] = await Promise.all([
-        startService({ credits: 5000 }),
-        startFixtureSite(),
-        freePort(),
-      ]);
-      seeded = await seedTraffic(service.baseUrl, service.apiKey, site, deadPort);
-      browser = await chromium.launch({
-        executablePath: DEFAULTS.chromiumPath,
-        args: [...CHROMIUM_ARGS],
-      });
+      rig = await startConsoleRig();
+      ({ service, browser, seeded } = rig);
     });
-    after(async () => {
-      await browser?.close();
-      await service?.close();
-      await site?.close();
-    });
+    after(() => rig?.close());
 
     for (const look of looks) {
       test(`${look.label} (${look.width}x${look.height}): every view has its title, no sideways scroll, no serious or critical axe violation`, async () => {

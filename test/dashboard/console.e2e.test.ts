@@ -5,16 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { DEFAULTS } from '../../src/config.js';
-import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
-import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
-import { freePort } from '../helpers/free-port.js';
-import { startService, type TestService } from '../helpers/service.js';
-import { LOOKS, type Seeded, seedTraffic, signInByStorage } from './console-views.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { FixtureSite } from '../helpers/fixture-site.js';
+import type { TestService } from '../helpers/service.js';
+import { type ConsoleRig, startConsoleRig } from './console-rig.js';
+import { LOOKS, type Seeded, signInByStorage } from './console-views.js';
 
 describe('the console', () => {
   let service: TestService;
@@ -22,25 +17,13 @@ describe('the console', () => {
   let browser: Browser;
   let seeded: Seeded;
 
+  let rig: ConsoleRig | undefined;
+
   before(async () => {
-    await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
-    let deadPort: number;
-    [service, site, deadPort] = await Promise.all([
-      startService({ credits: 5000 }),
-      startFixtureSite(),
-      freePort(),
-    ]);
-    seeded = await seedTraffic(service.baseUrl, service.apiKey, site, deadPort);
-    browser = await chromium.launch({
-      executablePath: DEFAULTS.chromiumPath,
-      args: [...CHROMIUM_ARGS],
-    });
+    rig = await startConsoleRig();
+    ({ service, site, browser, seeded } = rig);
   });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await site?.close();
-  });
+  after(() => rig?.close());
 
   /** A signed-in page at a size and colour scheme, clipboard allowed. */
   async function open(

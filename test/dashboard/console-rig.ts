@@ -1,0 +1,48 @@
+/**
+ * What the console's e2e tests and its audit run against: the dashboard built, the real
+ * service with seeded traffic (including a failing target on a dead port), a fixture site
+ * and Chromium.
+ */
+import { type Browser, chromium } from 'playwright-core';
+import { build } from 'vite';
+import { DEFAULTS } from '../../src/config.js';
+import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
+import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
+import { freePort } from '../helpers/free-port.js';
+import { startService, type TestService } from '../helpers/service.js';
+import { type Seeded, seedTraffic } from './console-views.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface ConsoleRig {
+  service: TestService;
+  site: FixtureSite;
+  browser: Browser;
+  seeded: Seeded;
+  close(): Promise<void>;
+}
+
+export async function startConsoleRig(): Promise<ConsoleRig> {
+  await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
+  const [service, site, deadPort] = await Promise.all([
+    startService({ credits: 5000 }),
+    startFixtureSite(),
+    freePort(),
+  ]);
+  const seeded = await seedTraffic(service.baseUrl, service.apiKey, site, deadPort);
+  const browser = await chromium.launch({
+    executablePath: DEFAULTS.chromiumPath,
+    args: [...CHROMIUM_ARGS],
+  });
+  return {
+    service,
+    site,
+    browser,
+    seeded,
+    async close() {
+      await browser.close();
+      await service.close();
+      await site.close();
+    },
+  };
+}
