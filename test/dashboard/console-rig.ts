@@ -4,15 +4,13 @@
  * and Chromium.
  */
 import { type Browser, chromium } from 'playwright-core';
-import { build } from 'vite';
 import { DEFAULTS } from '../../src/config.js';
 import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
+import { buildDashboard } from '../helpers/dashboard-build.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { freePort } from '../helpers/free-port.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { type Seeded, seedTraffic } from './console-views.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
 
 export interface ConsoleRig {
   service: TestService;
@@ -23,9 +21,9 @@ export interface ConsoleRig {
 }
 
 export async function startConsoleRig(): Promise<ConsoleRig> {
-  await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
+  const dashboard = await buildDashboard();
   const [service, site, deadPort] = await Promise.all([
-    startService({ credits: 5000 }),
+    startService({ credits: 5000, env: { DASHBOARD_DIR: dashboard.dir } }),
     startFixtureSite(),
     freePort(),
   ]);
@@ -43,6 +41,7 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
       await browser.close();
       await service.close();
       await site.close();
+      await dashboard.remove();
     },
   };
 }

@@ -5,27 +5,25 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Firecrawl from '@mendable/firecrawl-js';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { DEFAULTS } from '../../src/config.js';
 import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
 import { type CrawlSite, startCrawlSite } from '../helpers/crawl-site.js';
+import { buildDashboard, type DashboardBuild } from '../helpers/dashboard-build.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { until } from '../helpers/until.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let service: TestService;
 let site: CrawlSite;
 let browser: Browser;
 let page: Page;
+let dashboard: DashboardBuild;
 
 before(async () => {
-  await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
+  dashboard = await buildDashboard();
   site = await startCrawlSite({ pages: 300, delayMs: 200 });
-  service = await startService({ credits: 10_000 });
+  service = await startService({ credits: 10_000, env: { DASHBOARD_DIR: dashboard.dir } });
   browser = await chromium.launch({
     executablePath: DEFAULTS.chromiumPath,
     args: [...CHROMIUM_ARGS],
@@ -36,6 +34,7 @@ after(async () => {
   await browser?.close();
   await service?.close();
   await site?.close();
+  await dashboard?.remove();
 });
 
 test('the crawls page shows progress, cancels a crawl and shows its results', async () => {

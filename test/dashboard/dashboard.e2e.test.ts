@@ -16,10 +16,10 @@ import {
   type Locator,
   type Page,
 } from 'playwright-core';
-import { build } from 'vite';
 import { FORM_FIELDS } from '../../dashboard/src/lib/config-form.js';
 import { DEFAULTS } from '../../src/config.js';
 import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
+import { buildDashboard, type DashboardBuild } from '../helpers/dashboard-build.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService } from '../helpers/service.js';
 import { lowContrastTexts, tabWalk, unlabelledControls } from './page-checks.js';
@@ -52,6 +52,7 @@ describe('dashboard', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let dashboard: DashboardBuild;
   /** Every URL the dashboard asked for: all must be the service's own. */
   const requested: string[] = [];
   /** API calls the main page made without the X-API-Key header. */
@@ -60,13 +61,17 @@ describe('dashboard', () => {
   const refused: string[] = [];
 
   before(async () => {
-    await build({ configFile: `${ROOT}dashboard/vite.config.ts`, logLevel: 'warn' });
+    dashboard = await buildDashboard();
     // Old shots would pass for new ones when a test stops before its screenshot.
     await rm(SHOTS, { recursive: true, force: true });
     await mkdir(SHOTS, { recursive: true });
     site = await startFixtureSite();
     site.html('/form', FORM_PAGE);
-    service = await startService({ allowPrivateNetworks: true, credits: 10_000 });
+    service = await startService({
+      allowPrivateNetworks: true,
+      credits: 10_000,
+      env: { DASHBOARD_DIR: dashboard.dir },
+    });
     browser = await chromium.launch({
       executablePath: DEFAULTS.chromiumPath,
       args: [...CHROMIUM_ARGS],
@@ -88,6 +93,7 @@ describe('dashboard', () => {
     await browser?.close();
     await service?.close();
     await site?.close();
+    await dashboard?.remove();
   });
 
   const shot = (name: string, p: Page = page) =>

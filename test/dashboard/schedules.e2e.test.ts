@@ -8,15 +8,12 @@
  * main dashboard e2e may build at the same time.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { DEFAULTS } from '../../src/config.js';
 import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process.js';
+import { buildDashboard, type DashboardBuild } from '../helpers/dashboard-build.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { workflowClient } from '../helpers/workflow-http.js';
@@ -28,22 +25,17 @@ describe('dashboard: workflow schedules', () => {
   let site: FixtureSite;
   let browser: Browser;
   let page: Page;
-  let outDir: string;
+  let dashboard: DashboardBuild;
   let workflowId: string;
 
   before(async () => {
-    outDir = await mkdtemp(join(tmpdir(), 'pagegrab-dashboard-'));
-    await build({
-      configFile: `${ROOT}dashboard/vite.config.ts`,
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    });
+    dashboard = await buildDashboard();
     site = await startFixtureSite();
     site.html('/stock', '<p>In stock: 3</p>');
     service = await startService({
       credits: 1000,
       env: {
-        DASHBOARD_DIR: outDir,
+        DASHBOARD_DIR: dashboard.dir,
         SCHEDULE_ALLOW_SECONDS: 'true',
         SCHEDULE_MIN_INTERVAL_MS: '1000',
         SCHEDULE_POLL_MS: '100',
@@ -73,7 +65,7 @@ describe('dashboard: workflow schedules', () => {
     await browser?.close();
     await service?.close();
     await site?.close();
-    await rm(outDir, { recursive: true, force: true });
+    await dashboard.remove();
   });
 
   const panel = () => page.getByTestId('schedule-panel');
