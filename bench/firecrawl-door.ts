@@ -148,6 +148,8 @@ interface Sample {
   /** Service CPU per request sent, ms: its Node process, and its whole tree. */
   nodeCpuMs: number;
   treeCpuMs: number;
+  /** This process's CPU per request: the clients' own cost, on the same cores. */
+  clientCpuMs: number;
 }
 
 /** A closed loop: `concurrency` workers, each sending the next page when its answer is in. */
@@ -165,6 +167,7 @@ async function drive(
   const latencies: number[] = [];
   const cpu0 = cpuSeconds(servicePid);
   const tree0 = treeCpuSeconds(servicePid);
+  const client0 = process.cpuUsage();
   const warmupEnd = Date.now() + warmupMs;
   const end = warmupEnd + durationMs;
   const worker = async () => {
@@ -182,6 +185,8 @@ async function drive(
   await Promise.all(Array.from({ length: concurrency }, worker));
   const nodeCpuMs = ((cpuSeconds(servicePid) - cpu0) * 1000) / sent;
   const treeCpuMs = ((treeCpuSeconds(servicePid) - tree0) * 1000) / sent;
+  const client = process.cpuUsage(client0);
+  const clientCpuMs = (client.user + client.system) / 1000 / sent;
   latencies.sort((a, b) => a - b);
   return {
     rps: latencies.length / (durationMs / 1000),
@@ -190,6 +195,7 @@ async function drive(
     p50Ms: percentile(latencies, 50),
     nodeCpuMs,
     treeCpuMs,
+    clientCpuMs,
   };
 }
 
@@ -277,9 +283,9 @@ const range = (xs: number[], digits: number) =>
 function report(mode: Mode, arms: Arm[], samples: Map<string, Sample[]>): void {
   console.log(`\n${mode === 'fetch' ? 'render=false' : 'render=true'}:`);
   console.log(
-    '| arm | req/s median (range) | × its native peer, per round: median (range) | p50 ms | errors | service CPU ms/req: Node / tree |',
+    '| arm | req/s median (range) | × its native peer, per round: median (range) | p50 ms | errors | service CPU ms/req: Node / tree | client CPU ms/req |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const arm of arms) {
     const rows = samples.get(arm.name) as Sample[];
     const peer = samples.get(arm.peer) as Sample[];
@@ -292,7 +298,9 @@ function report(mode: Mode, arms: Arm[], samples: Map<string, Sample[]>): void {
         rows.map((r) => r.p50Ms),
       ).toFixed(1)} | ${rows.reduce((n, r) => n + r.errors, 0)} | ${median(
         rows.map((r) => r.nodeCpuMs),
-      ).toFixed(2)} / ${median(rows.map((r) => r.treeCpuMs)).toFixed(1)} |`,
+      ).toFixed(2)} / ${median(rows.map((r) => r.treeCpuMs)).toFixed(1)} | ${median(
+        rows.map((r) => r.clientCpuMs),
+      ).toFixed(2)} |`,
     );
   }
 }

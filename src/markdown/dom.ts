@@ -3,7 +3,7 @@
  * (linkedom) costs several times more to build and walk than the extraction itself, and
  * the converter needs only tags, attributes, text and parent links.
  */
-import { streamTags } from './tag-stream.js';
+import { streamTags, type TagHandler } from './tag-stream.js';
 
 export interface TextNode {
   type: 'text';
@@ -61,7 +61,8 @@ export interface ParsedDocument {
   baseHref: string | null;
 }
 
-export function parseDocument(html: string): ParsedDocument {
+/** `tap`, when given, is handed every event of the stream too, dropped elements' included. */
+export function parseDocument(html: string, tap?: TagHandler): ParsedDocument {
   const root = createElement('#root');
   let current = root;
   // depth inside a dropped element; while > 0 nothing is attached to the tree
@@ -75,6 +76,7 @@ export function parseDocument(html: string): ParsedDocument {
 
   streamTags(html, {
     onopentag(name, attribs) {
+      tap?.onopentag(name, attribs);
       if (name === 'base' && baseHref === null && attribs.href) baseHref = attribs.href;
       if (name === 'title' && !title) inTitle = true;
       if (dropDepth > 0) {
@@ -97,6 +99,7 @@ export function parseDocument(html: string): ParsedDocument {
       depth++;
     },
     ontext(data) {
+      tap?.ontext(data);
       if (inTitle) title += data;
       if (dropDepth > 0) return;
       const last = current.children[current.children.length - 1];
@@ -104,6 +107,7 @@ export function parseDocument(html: string): ParsedDocument {
       else current.children.push({ type: 'text', text: data, parent: current });
     },
     onclosetag(name) {
+      tap?.onclosetag(name);
       if (name === 'title') inTitle = false;
       if (dropDepth > 0) {
         if (name === dropTag) dropDepth--;

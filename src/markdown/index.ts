@@ -24,6 +24,7 @@ import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, prependHeadline } from './headline.js';
 import { textLength } from './measure.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
@@ -61,6 +62,11 @@ export interface MarkdownOptions {
    * (BENCHMARKS.md, issue 14).
    */
   headline?: boolean;
+  /**
+   * Handed every event of the page's tag stream as it is parsed, so a caller that wants
+   * other facts of the page (its metadata, its links) need not tokenize it again.
+   */
+  tap?: TagHandler;
 }
 
 /** Never throws: returns '' for empty or unusable input, best effort otherwise. */
@@ -71,7 +77,7 @@ export function htmlToMarkdown(
 ): string {
   try {
     if (typeof html !== 'string' || html.length === 0) return '';
-    const doc = parseDocument(html);
+    const doc = parseDocument(html, options.tap);
     const resolver = urlResolver(pageUrl, doc.baseHref);
     const body = findFirst(doc.root, 'body') ?? doc.root;
     const chosen =

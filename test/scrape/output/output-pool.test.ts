@@ -38,7 +38,9 @@ const snapshot = (html: string): PageSnapshot => ({
 });
 
 describe('output pool (Markdown)', () => {
-  const pool = createOutputPool({ size: 2, maxMs: 300 });
+  // A cap a small page passes on a busy machine (a cold worker's first page); HUGE takes
+  // tens of seconds uncapped.
+  const pool = createOutputPool({ size: 2, maxMs: 2000 });
   after(() => pool.close());
 
   it('converts as the in-line function does', async () => {
@@ -55,7 +57,7 @@ describe('output pool (Markdown)', () => {
       (error) => {
         assert.ok(isAppError(error));
         assert.equal(error.status, 504);
-        assert.equal(error.message, 'Timed out after 300 ms');
+        assert.equal(error.message, 'Timed out after 2000 ms');
         return true;
       },
     );
@@ -103,7 +105,8 @@ describe('output pool (Markdown)', () => {
 
 describe('output stage on a loopback server', () => {
   it('a slow page times out while a concurrent small page is answered first', async () => {
-    const stage = createOutputStage({ size: 2, maxMs: 1_000 });
+    // The small page must be converted inside the huge one's cap even on a busy machine.
+    const stage = createOutputStage({ size: 2, maxMs: 5_000 });
     let hugeAsked = false;
     const server = createServer((req, res) => {
       if (req.url === '/huge') hugeAsked = true;
@@ -135,7 +138,7 @@ describe('output stage on a loopback server', () => {
       assert.match(await small.text(), /A paragraph of the story/);
       const slow = await huge;
       assert.equal(slow.status, 504);
-      assert.deepEqual(JSON.parse(slow.body), { error: 'Timed out after 1000 ms' });
+      assert.deepEqual(JSON.parse(slow.body), { error: 'Timed out after 5000 ms' });
       // Converted on the event loop, the huge page (seconds) would hold the small one back
       // (bench/static-blocker-stall.ts measures the loop's stall).
       assert.deepEqual(finished, ['small', 'huge']);
@@ -154,7 +157,9 @@ describe('output pool (static blocker)', () => {
     'utf8',
   );
   const dir = builtFilterDir();
-  const pool = createOutputPool({ size: 1, maxMs: 300, filtersDir: dir });
+  // The cap must pass a page on a busy machine (a cold worker's first strip) and stop the big
+  // page below, which takes several seconds uncapped (7 s on the CI machine under load).
+  const pool = createOutputPool({ size: 1, maxMs: 2000, filtersDir: dir });
   after(() => pool.close());
 
   it('strips as stripBlocked does, then converts in the same trip', async () => {
@@ -168,7 +173,7 @@ describe('output pool (static blocker)', () => {
   });
 
   it('caps a strip with TIMED_OUT like a conversion (engine load at boot is not charged)', async () => {
-    const big = `<html><body>${'<div class="post"><a href="/x">x</a><div class="banner-ad">ad</div></div>'.repeat(150_000)}</body></html>`;
+    const big = `<html><body>${'<div class="post"><a href="/x">x</a><div class="banner-ad">ad</div></div>'.repeat(300_000)}</body></html>`;
     const error = await pool
       .run({ html: big, pageUrl: PAGE, block: ADS, markdown: false })
       .catch((e: unknown) => e);

@@ -1,7 +1,8 @@
 /**
  * The `document` output (the Firecrawl door's formats) from one loaded page, in the output
- * worker: one parse of the page gives the metadata, the links and, after includeTags /
- * excludeTags, the cleaned HTML and the Markdown. Pure and synchronous.
+ * worker: one tokenization of the page gives the metadata, the links and the Markdown (a
+ * tree is built only for includeTags / excludeTags and the cleaned HTML). Pure and
+ * synchronous.
  *
  * - rawHtml: the page as loaded, not even the static blocker applied (Firecrawl's rawHtml
  *   is the unmodified page); every other format reads the page after the blocker.
@@ -11,16 +12,16 @@
  * - A page that is not HTML (text/plain, JSON...) is its text for markdown, html and rawHtml.
  */
 import { DomUtils } from 'htmlparser2';
-import { extractMainContent, htmlToMarkdown } from '../../../markdown/index.js';
+import { extractMainContent, htmlToMarkdown, streamTags } from '../../../markdown/index.js';
 import type { DocumentRequest, PageDocument } from '../../types.js';
 import { BASE64_IMAGE_REMOVED, type CleanOptions, cleanPage } from './clean-html.js';
 import { pageLinks } from './links.js';
 import { pageMetadata } from './metadata.js';
+import { baseOf, PageFacts } from './page-facts.js';
 import {
   findElement,
   type PageElement,
   type PageTree,
-  pageBase,
   parsePage,
   serializePage,
 } from './page-tree.js';
@@ -85,29 +86,36 @@ type Formats = Partial<Pick<PageDocument, 'markdown' | 'html' | 'links' | 'metad
 
 function htmlFormats(input: DocumentInput): Formats {
   const { request, pageUrl } = input;
-  const tree = parsePage(input.html);
-  const base = pageBase(tree, pageUrl);
-  const out: Formats = { metadata: pageMetadata(tree, base) };
-  if (request.links) out.links = pageLinks(tree, base);
-  if (!request.markdown && !request.html) return out;
-
+  // Metadata and links are read from the tag stream of whichever parse the other formats
+  // need (page-facts.ts): a tree only for tags or cleaned HTML, else the converter's own.
+  const facts = new PageFacts();
   const filtering = [...request.includeTags, ...request.excludeTags].some((s) => s.trim());
-  if (filtering) applySelectors(tree, request.includeTags, request.excludeTags);
-  // with no tags the page goes to the converter as it came: the native markdown output's input
-  const page = filtering ? serializePage(tree) : input.html;
-  const clean: CleanOptions = { removeBase64Images: request.removeBase64Images };
-  if (request.onlyMainContent) {
-    if (!request.html) {
-      out.markdown = htmlToMarkdown(page, pageUrl);
-      return out;
+  const tree = filtering || request.html ? parsePage(input.html, facts) : null;
+  const base = () => baseOf(facts, pageUrl);
+  const out: Formats = {};
+  if (request.markdown || request.html) {
+    if (filtering && tree) applySelectors(tree, request.includeTags, request.excludeTags);
+    // with no tags the page goes to the converter as it came: the native markdown output's input
+    const page = filtering && tree ? serializePage(tree) : input.html;
+    const tap = tree ? undefined : facts;
+    const clean: CleanOptions = { removeBase64Images: request.removeBase64Images };
+    if (request.onlyMainContent) {
+      if (!request.html) out.markdown = htmlToMarkdown(page, pageUrl, tap ? { tap } : {});
+      else {
+        const main = extractMainContent(page, pageUrl);
+        out.markdown = main.markdown;
+        out.html = cleaned(parsePage(main.html), base(), clean);
+      }
+    } else {
+      if (request.markdown) {
+        out.markdown = htmlToMarkdown(page, pageUrl, { mainContent: false, ...(tap && { tap }) });
+      }
+      if (request.html && tree) out.html = cleaned(tree, base(), clean);
     }
-    const main = extractMainContent(page, pageUrl);
-    out.markdown = main.markdown;
-    out.html = cleaned(parsePage(main.html), base, clean);
-  } else {
-    if (request.markdown) out.markdown = htmlToMarkdown(page, pageUrl, { mainContent: false });
-    if (request.html) out.html = cleaned(tree, base, clean);
-  }
+  } else streamTags(input.html, facts);
+  const pageBase = base();
+  out.metadata = pageMetadata(facts, pageBase);
+  if (request.links) out.links = pageLinks(facts, pageBase);
   return out;
 }
 

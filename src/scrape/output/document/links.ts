@@ -5,17 +5,12 @@
  * are kept, credentials are stripped, and "http:/x" is read as "http://x". Unlike Firecrawl,
  * only http(s) links are listed (no mailto:, tel:, javascript:).
  */
-import { DomUtils } from 'htmlparser2';
-import type { PageTree } from './page-tree.js';
+import type { PageFacts } from './page-facts.js';
 
-export function pageLinks(tree: PageTree, base: URL | null): string[] {
+export function pageLinks(facts: PageFacts, base: URL | null): string[] {
   const links = new Set<string>();
-  const anchors = DomUtils.findAll(
-    (el) => el.name === 'a' && el.attribs.href !== undefined,
-    tree.children,
-  );
-  for (const a of anchors) {
-    let href = (a.attribs.href as string).trim();
+  for (const anchor of facts.anchors) {
+    let href = anchor.trim();
     if (href === '' || href.startsWith('#')) continue;
     href = href.replace(/^(https?):\/(?!\/)/i, '$1://');
     let url: URL;

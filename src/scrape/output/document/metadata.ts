@@ -8,10 +8,9 @@
  * Differences from Firecrawl, on purpose: the title is trimmed (an empty one counts as
  * missing), and a relative favicon resolves against the page's `<base>` as a browser's does.
  */
-import { DomUtils } from 'htmlparser2';
 import type { PageMetadata } from '../../types.js';
 import { absoluteUrl } from './clean-html.js';
-import { findElement, type PageElement, type PageTree } from './page-tree.js';
+import type { PageFacts } from './page-facts.js';
 
 type Value = string | string[];
 
@@ -46,52 +45,45 @@ const FROM_PAGE: ReadonlyArray<readonly [string, 'property' | 'name', string]> =
   ['dcTermsCreated', 'name', 'dcterms.created'],
 ];
 
-type Root = PageTree | PageElement;
-
-const all = (root: Root, test: (el: PageElement) => boolean) =>
-  DomUtils.findAll(test, root.children);
-const first = (root: Root, test: (el: PageElement) => boolean) =>
-  DomUtils.findOne(test, root.children);
+type Tagged = { attribs: Record<string, string>; inHead: boolean };
 
 /** The content of the first meta with attr=value (Firecrawl does not look past it). */
-function metaContent(root: Root, attr: string, value: string): string | undefined {
-  return first(root, (el) => el.name === 'meta' && el.attribs[attr] === value)?.attribs.content;
+function metaContent(metas: readonly Tagged[], attr: string, value: string): string | undefined {
+  return metas.find((m) => m.attribs[attr] === value)?.attribs.content;
 }
 
-export function pageMetadata(tree: PageTree, base: URL | null): PageMetadata {
+export function pageMetadata(facts: PageFacts, base: URL | null): PageMetadata {
   // a Map while building: meta names are the page's, and "__proto__" must stay a plain key
   const out = new Map<string, Value>();
-  const head: Root = findElement(tree, 'head') ?? tree;
+  const inHead = (el: Tagged) => !facts.hasHead || el.inHead;
+  const headMetas = facts.metas.filter(inHead);
 
-  const titleEl = first(head, (el) => el.name === 'title');
-  const title = titleEl ? DomUtils.textContent(titleEl).trim() : '';
+  const title = facts.titleText()?.trim() ?? '';
   if (title) out.set('title', title);
 
-  const links = all(head, (el) => el.name === 'link');
-  const rels = (el: PageElement) => el.attribs.rel ?? '';
+  const links = facts.links.filter(inHead);
+  const rels = (el: Tagged) => el.attribs.rel ?? '';
   const icon =
     links.find((el) => rels(el) === 'icon')?.attribs.href ??
     links.find((el) => rels(el).includes('icon'))?.attribs.href;
   if (icon !== undefined) out.set('favicon', absoluteUrl(icon, base));
 
-  const lang = first(tree, (el) => el.name === 'html' && el.attribs.lang !== undefined);
-  if (lang) out.set('language', lang.attribs.lang as string);
+  if (facts.language !== null) out.set('language', facts.language);
 
   for (const [field, attr, value] of FROM_HEAD) {
-    const content = metaContent(head, attr, value);
+    const content = metaContent(headMetas, attr, value);
     if (content !== undefined) out.set(field, content);
   }
-  const alternates = all(
-    head,
-    (el) => el.name === 'meta' && el.attribs.property === 'og:locale:alternate',
-  ).flatMap((el) => (el.attribs.content === undefined ? [] : [el.attribs.content]));
+  const alternates = headMetas
+    .filter((el) => el.attribs.property === 'og:locale:alternate')
+    .flatMap((el) => (el.attribs.content === undefined ? [] : [el.attribs.content]));
   if (alternates.length > 0) out.set('ogLocaleAlternate', alternates);
   for (const [field, attr, value] of FROM_PAGE) {
-    const content = metaContent(tree, attr, value);
+    const content = metaContent(facts.metas, attr, value);
     if (content !== undefined) out.set(field, content);
   }
 
-  for (const meta of all(tree, (el) => el.name === 'meta')) {
+  for (const meta of facts.metas) {
     const a = meta.attribs;
     const key = a.name || a.property || a.itemprop;
     const content = a.content;

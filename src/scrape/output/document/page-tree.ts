@@ -6,7 +6,7 @@
  * of the document output wants them.
  */
 import { DomHandler, DomUtils, type parseDocument } from 'htmlparser2';
-import { streamTags } from '../../../markdown/index.js';
+import { streamTags, type TagHandler } from '../../../markdown/index.js';
 
 export type PageTree = ReturnType<typeof parseDocument>;
 export type PageElement = ReturnType<typeof DomUtils.findAll>[number];
@@ -18,13 +18,15 @@ export type PageNode = PageElement['children'][number];
  */
 const MAX_DEPTH = 512;
 
-export function parsePage(html: string): PageTree {
+/** `tap`, when given, is handed every event of the stream too (page-facts.ts reads it). */
+export function parsePage(html: string, tap?: TagHandler): PageTree {
   const handler = new DomHandler();
   let depth = 0;
   // elements opened past MAX_DEPTH: their close tags are not the handler's to pop
   let flattened = 0;
   streamTags(html, {
     onopentag(name, attribs) {
+      tap?.onopentag(name, attribs);
       handler.onopentag(name, attribs);
       if (depth >= MAX_DEPTH) {
         handler.onclosetag();
@@ -32,9 +34,11 @@ export function parsePage(html: string): PageTree {
       } else depth++;
     },
     ontext(data) {
+      tap?.ontext(data);
       handler.ontext(data);
     },
-    onclosetag() {
+    onclosetag(name) {
+      tap?.onclosetag(name);
       // the stream closes every element it opened, innermost first, so the counts pair up
       if (flattened > 0) flattened--;
       else {
@@ -54,27 +58,4 @@ export function serializePage(nodes: PageTree | PageNode[]): string {
 
 export function findElement(root: PageTree | PageElement, tag: string): PageElement | null {
   return DomUtils.findOne((el) => el.name === tag, root.children);
-}
-
-/**
- * What the page's relative URLs resolve against: `<base href>` (itself resolved against the
- * page URL), else the page URL; null when neither is a URL.
- */
-export function pageBase(tree: PageTree, pageUrl: string): URL | null {
-  let base: URL | null = null;
-  try {
-    base = new URL(pageUrl);
-  } catch {
-    base = null;
-  }
-  const href = DomUtils.findOne((el) => el.name === 'base' && el.attribs.href !== undefined, tree)
-    ?.attribs.href;
-  if (href !== undefined) {
-    try {
-      base = new URL(href.trim(), base ?? undefined);
-    } catch {
-      // an unusable <base> is ignored, as browsers do
-    }
-  }
-  return base;
 }

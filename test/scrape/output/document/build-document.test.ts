@@ -30,6 +30,22 @@ const HIDDEN = /HIDDENATTR|ARIAHIDDEN|DISPLAYNONE|VISIBILITYHIDDEN/;
 const NEVER_CONTENT = /NOSCRIPTTEXT|TEMPLATETEXT|SCRIPTTEXT|COMMENTTEXT|window\.tracker|color: red/;
 const BOILERPLATE = /NAVHOME|FOOTERTEXT/;
 
+describe('document output: metadata and links read along any parse', () => {
+  it('the same whether the converter, a tree or the bare tag stream read the page', () => {
+    // markdown alone: the converter's parse; with html or tags: the tree's; neither: a stream
+    const viaConverter = build({ markdown: true, links: true });
+    const viaTree = build({ markdown: true, html: true, links: true });
+    const viaTags = build({ markdown: true, links: true, excludeTags: ['aside'] });
+    const viaStream = build({ links: true });
+    assert.ok(Object.keys(viaConverter.metadata).length > 3, 'the fixture has metadata');
+    assert.ok((viaConverter.links ?? []).length > 3, 'the fixture has links');
+    for (const other of [viaTree, viaTags, viaStream]) {
+      assert.deepEqual(other.metadata, viaConverter.metadata);
+      assert.deepEqual(other.links, viaConverter.links);
+    }
+  });
+});
+
 describe('document output: each format alone', () => {
   it('markdown alone: the markdown and the metadata, nothing else', () => {
     const doc = build({ markdown: true });

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { streamTags } from '../../../../src/markdown/index.js';
 import { pageMetadata } from '../../../../src/scrape/output/document/metadata.js';
-import { pageBase, parsePage } from '../../../../src/scrape/output/document/page-tree.js';
+import { baseOf, PageFacts } from '../../../../src/scrape/output/document/page-facts.js';
 
 const URL = 'https://example.com/blog/post';
 
 function metadataOf(html: string) {
-  const tree = parsePage(html);
-  return pageMetadata(tree, pageBase(tree, URL));
+  const facts = new PageFacts();
+  streamTags(html, facts);
+  return pageMetadata(facts, baseOf(facts, URL));
 }
 
 const RICH_HEAD = `<!doctype html><html lang="de-AT"><head>
