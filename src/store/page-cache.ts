@@ -4,6 +4,7 @@
  * retention are purged.
  */
 import type { Kysely } from 'kysely';
+import { preparedQuery } from './prepared-query.js';
 import type { Database } from './schema.js';
 
 export interface PageCacheTable {
@@ -30,19 +31,22 @@ function tables(db: Kysely<Database>) {
   return db.withTables<{ page_cache: PageCacheTable }>();
 }
 
+const selectPage = preparedQuery((db, accountId: string, key: string, notBefore: number) =>
+  tables(db)
+    .selectFrom('page_cache')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('cache_key', '=', key)
+    .where('created_at', '>=', notBefore),
+);
+
 export async function readCachedPage(
   db: Kysely<Database>,
   accountId: string,
   key: string,
   notBefore: number,
 ): Promise<CachedPage | null> {
-  const row = await tables(db)
-    .selectFrom('page_cache')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('cache_key', '=', key)
-    .where('created_at', '>=', notBefore)
-    .executeTakeFirst();
+  const [row] = (await db.executeQuery(selectPage(db, accountId, key, notBefore))).rows;
   if (!row) return null;
   return {
     document: row.document,
@@ -53,25 +57,50 @@ export async function readCachedPage(
   };
 }
 
-/** Stores or replaces the account's entry for the key. */
+const upsertPage = preparedQuery(
+  (
+    db,
+    accountId: string,
+    key: string,
+    document: string,
+    finalUrl: string,
+    targetStatus: number,
+    used: string | null,
+    createdAt: number,
+  ) => {
+    const values = {
+      document,
+      final_url: finalUrl,
+      target_status: targetStatus,
+      used,
+      created_at: createdAt,
+    };
+    return tables(db)
+      .insertInto('page_cache')
+      .values({ account_id: accountId, cache_key: key, ...values })
+      .onConflict((oc) => oc.columns(['account_id', 'cache_key']).doUpdateSet(values));
+  },
+);
+
+/** Stores or replaces the account's entry for the key (built once: it runs per answer). */
 export async function storeCachedPage(
   db: Kysely<Database>,
   accountId: string,
   key: string,
   page: CachedPage,
 ): Promise<void> {
-  const values = {
-    document: page.document,
-    final_url: page.finalUrl,
-    target_status: page.targetStatus,
-    used: page.used,
-    created_at: page.createdAt,
-  };
-  await tables(db)
-    .insertInto('page_cache')
-    .values({ account_id: accountId, cache_key: key, ...values })
-    .onConflict((oc) => oc.columns(['account_id', 'cache_key']).doUpdateSet(values))
-    .execute();
+  await db.executeQuery(
+    upsertPage(
+      db,
+      accountId,
+      key,
+      page.document,
+      page.finalUrl,
+      page.targetStatus,
+      page.used,
+      page.createdAt,
+    ),
+  );
 }
 
 export async function purgeCachedPages(db: Kysely<Database>, before: number): Promise<number> {
