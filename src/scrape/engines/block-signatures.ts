@@ -138,13 +138,16 @@ export function blockSignature(
     if (rule.statuses !== null && !rule.statuses.includes(page.status)) continue;
     if (rule.pattern.test(head)) return rule.signature;
   }
-  const text = visibleTextLength(head);
-  if (text < CAPTCHA_PAGE_TEXT && CAPTCHA_WIDGET.test(head) && PROVE_HUMAN.test(head)) {
+  // The text is counted only as far as a comparison needs (a page's first 64 KB at most).
+  const captchaWidget = CAPTCHA_WIDGET.test(head) && PROVE_HUMAN.test(head);
+  if (captchaWidget && visibleTextLength(head, CAPTCHA_PAGE_TEXT) < CAPTCHA_PAGE_TEXT) {
     return 'captcha';
   }
   if (!memory) return null;
   const ok = page.status >= 200 && page.status < 300;
-  if (ok && text === 0 && memory.memory.hadContent(memory.url)) return 'empty';
-  if (ok && text >= HAD_CONTENT_TEXT) memory.memory.remember(memory.url);
+  if (!ok) return null;
+  const text = visibleTextLength(head, HAD_CONTENT_TEXT);
+  if (text === 0 && memory.memory.hadContent(memory.url)) return 'empty';
+  if (text >= HAD_CONTENT_TEXT) memory.memory.remember(memory.url);
   return null;
 }
