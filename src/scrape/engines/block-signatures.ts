@@ -138,9 +138,11 @@ export function blockSignature(
     if (rule.statuses !== null && !rule.statuses.includes(page.status)) continue;
     if (rule.pattern.test(head)) return rule.signature;
   }
-  // The text is counted only as far as a comparison needs (a page's first 64 KB at most).
+  // The text is counted only as far as a comparison needs. A captcha page is small as a
+  // whole: its text is counted over the whole page, as a page whose first 64 KB are head
+  // (inline scripts and styles) and whose comment form names a captcha is an article.
   const captchaWidget = CAPTCHA_WIDGET.test(head) && PROVE_HUMAN.test(head);
-  if (captchaWidget && visibleTextLength(head, CAPTCHA_PAGE_TEXT) < CAPTCHA_PAGE_TEXT) {
+  if (captchaWidget && visibleTextLength(page.html, CAPTCHA_PAGE_TEXT) < CAPTCHA_PAGE_TEXT) {
     return 'captcha';
   }
   if (!memory) return null;

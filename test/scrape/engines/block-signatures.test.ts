@@ -91,6 +91,18 @@ describe('blockSignature: the table of block pages', () => {
     );
   });
 
+  it('an article whose first 64 KB are head is no captcha page for its comment form', () => {
+    // Five article pages of the shared corpus were refused so: a captcha widget and a word
+    // like "verify" in the first 64 KB, most of their text after it.
+    const head = `<head><script>${'var config = {};\n'.repeat(3500)}</script></head>`;
+    const form = '<form><div class="g-recaptcha"></div><p>Please verify you are human</p></form>';
+    const markup = '<div class="comment-spacer" data-layout="grid"></div>'.repeat(200);
+    const html = `<!doctype html><html>${head}<body>${form}${markup}${`<p>${TEXT}</p>`.repeat(20)}</body></html>`;
+    assert.ok(html.indexOf('g-recaptcha') < 64 * 1024, 'the widget is in the first 64 KB');
+    assert.ok(html.indexOf(TEXT) > 64 * 1024, 'the text starts past them');
+    assert.equal(blockSignature({ status: 200, html }), null);
+  });
+
   it('what is not HTML is never a block page', () => {
     assert.equal(
       blockSignature({ status: 403, html: 'cf-chl-', contentType: 'application/json' }),
