@@ -10,15 +10,16 @@
  * | akamai                 | 403             | "Access Denied" with "Reference #", `errors.edgesuite.net` |
  * | datadome               | 403, 429        | `captcha-delivery.com`, `datadome`                    |
  * | perimeterx             | 403, 429        | `px-captcha`, `_pxAppId`, `perimeterx`, "Press & Hold" |
- * | imperva                | any             | `_Incapsula_Resource`, "Incapsula incident ID"        |
+ * | imperva                | any (a short page) | `_Incapsula_Resource`, "Incapsula incident ID"     |
  * | aws-waf                | 403, 405, 429   | `aws-waf-token`, `AwsWafIntegration`, `awswaf`        |
  * | kasada                 | 429             | `KPSDK`, `/ips.js`                                    |
  * | sucuri                 | 403             | "Sucuri WebSite Firewall", `sucuri.net`               |
- * | f5-rejected            | any             | "The requested URL was rejected" with "support ID"    |
- * | unusual-traffic        | any             | "unusual traffic from your computer network"          |
+ * | f5-rejected            | any (a short page) | "The requested URL was rejected" with "support ID" |
+ * | unusual-traffic        | any (a short page) | "unusual traffic from your computer network"       |
  * | captcha                | any             | a short page (under 1500 characters of text) with a captcha widget (reCAPTCHA, hCaptcha, Turnstile, `captcha`) asking to prove one is human |
  * | empty                  | 2xx             | no text at all where the same URL answered with text before (in this process) |
  *
+ * "A short page": under 1500 characters of visible text in the whole page.
  * A 403, 429 or 503 without a signature is the target's own answer (contract 2.14): a 200
  * with `X-Target-Status`, as before.
  */
@@ -134,9 +135,18 @@ export function blockSignature(
 ): BlockSignature | null {
   if (page.contentType && !HTML_TYPE.test(page.contentType)) return null;
   const head = page.html.slice(0, SCAN_CHARS);
+  let small: boolean | null = null;
   for (const rule of VENDOR_RULES) {
     if (rule.statuses !== null && !rule.statuses.includes(page.status)) continue;
-    if (rule.pattern.test(head)) return rule.signature;
+    if (!rule.pattern.test(head)) continue;
+    // A rule for any status also meets ordinary pages: Imperva's resource script is served
+    // on every page it protects, and an article may quote a block page's words. Such a
+    // match on a page of content (1500 characters of text or more) is the page.
+    if (rule.statuses === null) {
+      small ??= visibleTextLength(page.html, CAPTCHA_PAGE_TEXT) < CAPTCHA_PAGE_TEXT;
+      if (!small) continue;
+    }
+    return rule.signature;
   }
   // The text is counted only as far as a comparison needs. A captcha page is small as a
   // whole: its text is counted over the whole page, as a page whose first 64 KB are head

@@ -103,6 +103,16 @@ describe('blockSignature: the table of block pages', () => {
     assert.equal(blockSignature({ status: 200, html }), null);
   });
 
+  it("a page of content that carries Imperva's script or quotes a block page is the page", () => {
+    const article = (extra: string) => page(`${`<p>${TEXT}</p>`.repeat(3)}${extra}`);
+    for (const extra of [
+      '<script src="/_Incapsula_Resource?SWJIYLWA=719d34d31c8e3a6e6fffd425f7e032f3"></script>',
+      '<blockquote>Our systems have detected unusual traffic from your computer network.</blockquote>',
+    ]) {
+      assert.equal(blockSignature({ status: 200, html: article(extra) }), null, extra);
+    }
+  });
+
   it('what is not HTML is never a block page', () => {
     assert.equal(
       blockSignature({ status: 403, html: 'cf-chl-', contentType: 'application/json' }),
