@@ -14,13 +14,13 @@ import { type Kysely, sql } from 'kysely';
 import { createAccount } from '../../src/accounts/account-store.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { newId } from '../../src/store/ids.js';
-import { fillRequestDays } from '../../src/store/migrations/012-request-days.js';
+import { fillRequestDays } from '../../src/store/migrations/012-request-log-scale.js';
 import { DAY_MS, type DayGroup, dayGroups } from '../../src/store/request-days.js';
 import { summarizeUsage, usageOf } from '../../src/store/request-log.js';
 import { type RunRecord, saveRunRecord } from '../../src/store/run-records.js';
-import type { Database } from '../../src/store/schema.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { sampleRunRecord } from '../helpers/run-record.js';
+import { directDayGroups } from '../helpers/usage-direct.js';
 
 async function open(
   engine: 'sqlite' | 'postgres',
@@ -45,41 +45,6 @@ async function open(
       await database.drop();
     },
   };
-}
-
-/** The overview's groups summed straight from the records (what usageOf read before 012). */
-async function directGroups(
-  db: Kysely<Database>,
-  accountId: string,
-  firstDay: number,
-): Promise<DayGroup[]> {
-  const day = sql<number>`created_at / ${sql.raw(String(DAY_MS))}`;
-  const rows = await db
-    .selectFrom('requests')
-    .where('account_id', '=', accountId)
-    .where('created_at', '>=', firstDay * DAY_MS)
-    .select([
-      day.as('day'),
-      'host',
-      'status',
-      sql<number>`count(*)`.as('n'),
-      sql<number>`sum(credits)`.as('credits'),
-      sql<number | null>`sum(duration_ms)`.as('ms'),
-      sql<number>`count(duration_ms)`.as('timed'),
-      sql<string | null>`max(error)`.as('error'),
-    ])
-    .groupBy([day, 'host', 'status'])
-    .execute();
-  return rows.map((r) => ({
-    day: Number(r.day),
-    host: r.host,
-    status: r.status,
-    n: Number(r.n),
-    credits: Number(r.credits),
-    ms: Number(r.ms ?? 0),
-    timed: Number(r.timed),
-    error: r.error,
-  }));
 }
 
 const sorted = (groups: DayGroup[]) =>
@@ -195,7 +160,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       await save({ ...workflowRun, credits: 5, durationMs: 900 });
 
       const firstDay = today - 29;
-      const direct = await directGroups(db, account, firstDay);
+      const direct = await directDayGroups(db, account, firstDay);
       const rollup = await dayGroups(db, account, firstDay);
       assert.ok(direct.length > 20, `${direct.length} groups`);
       assert.deepEqual(sorted(rollup), sorted(direct));
@@ -212,7 +177,16 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       await sql`delete from request_days`.execute(db);
       await fillRequestDays(db as unknown as Kysely<unknown>);
       assert.deepEqual(sorted(await dayGroups(db, account, 0)), before);
-      assert.deepEqual(sorted(await directGroups(db, account, 0)), before);
+      assert.deepEqual(sorted(await directDayGroups(db, account, 0)), before);
+    });
+
+    test('on PostgreSQL the URL search (q) has its trigram index (pg_trgm, migration 012)', {
+      skip: engine === 'sqlite' && 'SQLite has no trigram index: q reads the records',
+    }, async () => {
+      harness ??= await open(engine);
+      const found = await sql<{ indexdef: string }>`select indexdef from pg_indexes
+        where tablename = 'requests' and indexname = 'requests_url_trgm'`.execute(harness.store.db);
+      assert.match(found.rows[0]?.indexdef ?? '', /gin \(lower\(url\) gin_trgm_ops\)/);
     });
   });
 }
