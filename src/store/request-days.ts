@@ -4,7 +4,7 @@
  * settles a record (run-records.ts). The overview's figures (GET /api/account/usage) read
  * these few rows instead of every record of the last 30 days (≈1 s at 500,000 records).
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { preparedQuery } from './prepared-query.js';
 import type { Database } from './schema.js';
 
@@ -120,38 +120,94 @@ export async function countInDay(
   );
 }
 
-export interface DayGroup {
+/** The window's records per UTC day and status (the chart, the outcomes). */
+export interface DayTotal {
   day: number;
-  host: string | null;
   status: 'success' | 'failed' | 'pending';
   n: number;
   credits: number;
+}
+
+/** The window's records per target host and status (the slowest and failing targets). */
+export interface HostTotal {
+  /** '' for records without a host. */
+  host: string;
+  status: 'success' | 'failed' | 'pending';
+  n: number;
+  /** Sum of the durations that are known, and how many they are. */
   ms: number;
   timed: number;
   error: string | null;
 }
 
-/** The account's rows from UTC day `firstDay` on: one per day, host and status. */
-export async function dayGroups(
+export interface WindowTotals {
+  days: DayTotal[];
+  hosts: HostTotal[];
+}
+
+/**
+ * The account's totals from UTC day `firstDay` on, summed by the database in one statement
+ * (one snapshot): a few hundred rows, where the rollup holds one per day, host and status.
+ */
+export async function windowTotals(
   db: Kysely<Database>,
   accountId: string,
   firstDay: number,
-): Promise<DayGroup[]> {
-  const rows = await requestDaysTables(db)
-    .selectFrom('request_days')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('day', '>=', firstDay)
-    .where('requests', '>', 0)
+): Promise<WindowTotals> {
+  const window = () =>
+    requestDaysTables(db)
+      .selectFrom('request_days')
+      .where('account_id', '=', accountId)
+      .where('day', '>=', firstDay)
+      .where('requests', '>', 0);
+  const rows = await window()
+    .select([
+      sql<string>`'day'`.as('kind'),
+      'day',
+      sql<string>`''`.as('host'),
+      'status',
+      sql<number>`sum(requests)`.as('n'),
+      sql<number>`sum(credits)`.as('credits'),
+      sql<number>`0`.as('ms'),
+      sql<number>`0`.as('timed'),
+      sql<string | null>`null`.as('error'),
+    ])
+    .groupBy(['day', 'status'])
+    .unionAll(
+      window()
+        .select([
+          sql<string>`'host'`.as('kind'),
+          sql<number>`0`.as('day'),
+          'host',
+          'status',
+          sql<number>`sum(requests)`.as('n'),
+          sql<number>`sum(credits)`.as('credits'),
+          sql<number>`sum(duration_sum)`.as('ms'),
+          sql<number>`sum(timed)`.as('timed'),
+          sql<string | null>`max(error)`.as('error'),
+        ])
+        .groupBy(['host', 'status']),
+    )
     .execute();
-  return rows.map((r) => ({
-    day: Number(r.day),
-    host: r.host === '' ? null : r.host,
-    status: r.status,
-    n: Number(r.requests),
-    credits: Number(r.credits),
-    ms: Number(r.duration_sum),
-    timed: Number(r.timed),
-    error: r.error,
-  }));
+  const totals: WindowTotals = { days: [], hosts: [] };
+  for (const r of rows) {
+    if (r.kind === 'day') {
+      totals.days.push({
+        day: Number(r.day),
+        status: r.status,
+        n: Number(r.n),
+        credits: Number(r.credits),
+      });
+    } else {
+      totals.hosts.push({
+        host: r.host,
+        status: r.status,
+        n: Number(r.n),
+        ms: Number(r.ms),
+        timed: Number(r.timed),
+        error: r.error,
+      });
+    }
+  }
+  return totals;
 }

@@ -5,7 +5,7 @@
  * time range is an id range and every filter reads one index range (migration 011).
  */
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import { DAY_MS, type DayGroup, dayGroups } from './request-days.js';
+import { DAY_MS, type WindowTotals, windowTotals } from './request-days.js';
 import type { Database, RequestsTable } from './schema.js';
 
 export type RequestStatus = RequestsTable['status'];
@@ -127,13 +127,13 @@ export async function usageOf(
   now = Date.now(),
 ): Promise<Usage> {
   const firstDay = Math.floor(now / DAY_MS) - dayCount + 1;
-  // The rollup's rows of the window (request-days.ts), one per day, host and status: the
-  // records themselves would be read one by one (≈1 s at 500,000 records in the window).
-  return summarizeUsage(await dayGroups(db, accountId, firstDay), firstDay, dayCount);
+  // Summed from the rollup (request-days.ts): the records themselves would be read one by
+  // one (≈1 s at 500,000 records in the window).
+  return summarizeUsage(await windowTotals(db, accountId, firstDay), firstDay, dayCount);
 }
 
-/** The figures from the window's groups (by day, host and status), whatever summed them. */
-export function summarizeUsage(groups: DayGroup[], firstDay: number, dayCount: number): Usage {
+/** The figures from the window's totals per day and per host, whatever summed them. */
+export function summarizeUsage(totals: WindowTotals, firstDay: number, dayCount: number): Usage {
   const days: UsageDay[] = [];
   for (let d = firstDay; d < firstDay + dayCount; d++) {
     days.push({
@@ -144,20 +144,20 @@ export function summarizeUsage(groups: DayGroup[], firstDay: number, dayCount: n
     });
   }
   const counts: Record<RequestStatus, number> = { success: 0, failed: 0, pending: 0 };
-  const hosts = new Map<string, TargetFigure & { ms: number; timed: number }>();
-  for (const g of groups) {
-    const n = g.n;
-    const failed = g.status === 'failed' ? n : 0;
-    const entry = days[g.day - firstDay];
+  for (const t of totals.days) {
+    const entry = days[t.day - firstDay];
     if (entry) {
-      entry.credits += g.credits;
-      entry.requests += n;
-      entry.failed += failed;
+      entry.credits += t.credits;
+      entry.requests += t.n;
+      if (t.status === 'failed') entry.failed += t.n;
     }
-    counts[g.status] += n;
-    if (g.host === null) continue;
-    const host = hosts.get(g.host) ?? {
-      host: g.host,
+    counts[t.status] += t.n;
+  }
+  const hosts = new Map<string, TargetFigure & { ms: number; timed: number }>();
+  for (const t of totals.hosts) {
+    if (t.host === '') continue;
+    const host = hosts.get(t.host) ?? {
+      host: t.host,
       requests: 0,
       failed: 0,
       avgMs: null,
@@ -165,16 +165,16 @@ export function summarizeUsage(groups: DayGroup[], firstDay: number, dayCount: n
       ms: 0,
       timed: 0,
     };
-    host.requests += n;
-    host.failed += failed;
-    if (g.status === 'success') {
-      host.ms += g.ms;
-      host.timed += g.timed;
+    host.requests += t.n;
+    if (t.status === 'failed') host.failed += t.n;
+    if (t.status === 'success') {
+      host.ms += t.ms;
+      host.timed += t.timed;
     }
-    if (g.status === 'failed' && g.error && (host.error === null || g.error > host.error)) {
-      host.error = g.error;
+    if (t.status === 'failed' && t.error && (host.error === null || t.error > host.error)) {
+      host.error = t.error;
     }
-    hosts.set(g.host, host);
+    hosts.set(t.host, host);
   }
   const targets: TargetFigure[] = [...hosts.values()].map(({ ms, timed, ...t }) => ({
     ...t,
