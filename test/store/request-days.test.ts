@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import { createAccount } from '../../src/accounts/account-store.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { newId } from '../../src/store/ids.js';
@@ -214,6 +215,47 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const found = await sql<{ indexdef: string }>`select indexdef from pg_indexes
         where tablename = 'requests' and indexname = 'requests_url_trgm'`.execute(harness.store.db);
       assert.match(found.rows[0]?.indexdef ?? '', /gin \(lower\(url\) gin_trgm_ops\)/);
+    });
+
+    test('without the right to create pg_trgm, migration 012 goes on without the index', {
+      skip: engine === 'sqlite' && 'PostgreSQL only',
+    }, async () => {
+      // A role that may make tables in its database but not extensions (as on a managed
+      // server): the savepoint takes the refused CREATE EXTENSION back.
+      const database = await createTestDatabase();
+      const role = `lowly_${Date.now().toString(36)}`;
+      const url = new URL(database.url);
+      const asAdmin = async (target: string, statements: string[]) => {
+        const client = new pg.Client({ connectionString: target });
+        await client.connect();
+        try {
+          for (const statement of statements) await client.query(statement);
+        } finally {
+          await client.end();
+        }
+      };
+      const dbName = url.pathname.slice(1);
+      await asAdmin(database.url, [
+        `create role ${role} login`,
+        `revoke create on database ${dbName} from public`,
+        `grant create, usage on schema public to ${role}`,
+      ]);
+      url.username = role;
+      let store: Store | null = null;
+      try {
+        store = await openStore({ databaseUrl: url.href, dataDir: '/nonexistent' });
+        const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes
+          where tablename = 'requests'`.execute(store.db);
+        const names = indexes.rows.map((r) => r.indexname);
+        assert.ok(names.includes('requests_account_id'), names.join());
+        assert.ok(!names.includes('requests_url_trgm'), names.join());
+        const days = await sql`select count(*) as n from request_days`.execute(store.db);
+        assert.equal(days.rows.length, 1, 'the rollup table was made');
+      } finally {
+        await store?.close();
+        await database.drop();
+        await asAdmin(database.url.replace(/\/[^/]*$/, '/postgres'), [`drop role ${role}`]);
+      }
     });
   });
 }
