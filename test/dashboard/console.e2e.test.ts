@@ -95,7 +95,18 @@ describe('the console', () => {
         await page.getByTestId('log-row').first().waitFor();
         await page.getByLabel('Status').selectOption('failed');
         await page.waitForURL(/status=failed/);
-        await page.getByTestId('log-row').first().waitFor();
+        // The filtered page replaces the unfiltered one: wait for rows that are all failed
+        // (reading at once could see the old rows, or none while the new page loads).
+        await page
+          .waitForFunction(
+            () => {
+              const rows = [...document.querySelectorAll<HTMLElement>('[data-testid="log-row"]')];
+              return rows.length > 0 && rows.every((r) => r.dataset.status === 'failed');
+            },
+            undefined,
+            { timeout: 20_000 },
+          )
+          .catch(() => undefined);
         const statuses = await page
           .getByTestId('log-row')
           .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.status));
