@@ -6,6 +6,11 @@
  * and DATA_DIR on tmpfs (/dev/shm: fsync costs nothing), which isolates the fsync share.
  * Every server, the fixture site included, is its own child process.
  *   node --import tsx bench/scrape-fetch.ts [--seconds 5]
+ * With --peer-dist DIR (another build's dist/, e.g. this commit with one change undone) both
+ * builds run on disk and on tmpfs, in --rounds N rounds that alternate which goes first; each
+ * figure is the median over the rounds (a shared machine's load moves within minutes):
+ *   node --import tsx bench/scrape-fetch.ts --seconds 5 --rounds 3 --peer-dist /tmp/x/dist \
+ *     --peer-label 'no request records'
  * Targets: service >= 0.85x bare throughput, p50 added <= 2 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,41 +20,64 @@ import { parseArgs } from 'node:util';
 import { type ChildServer, startChildServer } from './lib/child-server.js';
 import { cpuSeconds, type LoadResult, loadAverage, runLoad } from './lib/load.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    'peer-dist': { type: 'string' },
+    'peer-label': { type: 'string', default: 'peer build' },
+    rounds: { type: 'string', default: '1' },
+  },
+});
 const durationMs = Number(values.seconds) * 1000;
 const LEVELS = [1, 8, 32];
+const peerDist = values['peer-dist'];
+const rounds = Number(values.rounds);
 
 const fixture = await startChildServer('fixture');
 const page = encodeURIComponent(`${fixture.url}/big`);
-const dirs = [
-  mkdtempSync(join(tmpdir(), 'pagegrab-bench-')),
-  mkdtempSync('/dev/shm/pagegrab-bench-'),
-];
-const servers: [string, () => Promise<ChildServer>][] = [
-  ['bare undici', () => startChildServer('bare-fetch')],
-  ['service, DATA_DIR on disk', () => startChildServer('service', [dirs[0] as string])],
-  ['service, DATA_DIR on tmpfs', () => startChildServer('service', [dirs[1] as string])],
+const dirs: string[] = [];
+const dataDir = (base: string) => {
+  const dir = mkdtempSync(join(base, 'pagegrab-bench-'));
+  dirs.push(dir);
+  return dir;
+};
+type Server = [string, () => Promise<ChildServer>];
+/** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
+const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
+  const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
+  const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
+  const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
+  return [name, () => startChildServer('service', [folder], env)];
+};
+const pairs: Server[][] = [
+  [['bare undici', () => startChildServer('bare-fetch')]],
+  peerDist ? [service('disk', false), service('disk', true)] : [service('disk', false)],
+  peerDist ? [service('tmpfs', false), service('tmpfs', true)] : [service('tmpfs', false)],
 ];
 type Row = LoadResult & { cpuMsPerRequest: number };
-const results = new Map<string, Row[]>();
+/** Every round's rows per server; a peer and this build alternate which goes first. */
+const results = new Map<string, Row[][]>();
 try {
-  for (const [name, start] of servers) {
-    const server = await start();
-    try {
-      const rows: Row[] = [];
-      for (const connections of LEVELS) {
-        const path = server.apiKey
-          ? `/api/scraper?api_key=${server.apiKey}&url=${page}`
-          : `/?url=${page}`;
-        const cpuBefore = cpuSeconds(server.pid);
-        const result = await runLoad({ url: `${server.url}${path}`, connections, durationMs });
-        // Warm-up requests count in the CPU too: divide by every request sent.
-        const cpuMs = (cpuSeconds(server.pid) - cpuBefore) * 1000;
-        rows.push({ ...result, cpuMsPerRequest: cpuMs / result.sent });
+  for (let round = 0; round < rounds; round++) {
+    const order = pairs.flatMap((pair) => (round % 2 === 0 ? pair : [...pair].reverse()));
+    for (const [name, start] of order) {
+      const server = await start();
+      try {
+        const rows: Row[] = [];
+        for (const connections of LEVELS) {
+          const path = server.apiKey
+            ? `/api/scraper?api_key=${server.apiKey}&url=${page}`
+            : `/?url=${page}`;
+          const cpuBefore = cpuSeconds(server.pid);
+          const result = await runLoad({ url: `${server.url}${path}`, connections, durationMs });
+          // Warm-up requests count in the CPU too: divide by every request sent.
+          const cpuMs = (cpuSeconds(server.pid) - cpuBefore) * 1000;
+          rows.push({ ...result, cpuMsPerRequest: cpuMs / result.sent });
+        }
+        results.set(name, [...(results.get(name) ?? []), rows]);
+      } finally {
+        await server.stop();
       }
-      results.set(name, rows);
-    } finally {
-      await server.stop();
     }
   }
 } finally {
@@ -57,14 +85,38 @@ try {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
-const bare = results.get('bare undici') as Row[];
-console.log(`scrape-fetch: 100 KB page, ${durationMs / 1000} s per level, load ${loadAverage()}`);
+/** Per level, the median over the rounds of each figure. */
+function median(rowsByRound: Row[][]): Row[] {
+  const mid = (values: number[]) => {
+    const sorted = [...values].sort((x, y) => x - y);
+    const half = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+      ? (sorted[half] as number)
+      : ((sorted[half - 1] as number) + (sorted[half] as number)) / 2;
+  };
+  return LEVELS.map((_, i) => {
+    const at = rowsByRound.map((rows) => rows[i] as Row);
+    return {
+      ...(at[0] as Row),
+      rps: mid(at.map((r) => r.rps)),
+      p50Ms: mid(at.map((r) => r.p50Ms)),
+      p99Ms: mid(at.map((r) => r.p99Ms)),
+      cpuMsPerRequest: mid(at.map((r) => r.cpuMsPerRequest)),
+      errors: at.reduce((sum, r) => sum + r.errors, 0),
+    };
+  });
+}
+
+const bare = median(results.get('bare undici') as Row[][]);
+console.log(
+  `scrape-fetch: 100 KB page, ${durationMs / 1000} s per level, ${rounds} round(s) (medians), load ${loadAverage()}`,
+);
 console.log(
   '| server | conc | req/s | x bare | p50 ms | p50 added | p99 ms | server CPU ms/req | errors |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
-for (const [name, rows] of results) {
-  rows.forEach((r, i) => {
+for (const [name, byRound] of results) {
+  median(byRound).forEach((r, i) => {
     const b = bare[i] as Row;
     console.log(
       `| ${name} | ${LEVELS[i]} | ${r.rps.toFixed(0)} | ${(r.rps / b.rps).toFixed(2)} | ` +

@@ -3,7 +3,8 @@
  * reserve and settle transactions of a scrape exactly as ScrapeUseCase runs them, three ways,
  * interleaved in rounds so the machine's load falls on each alike:
  *   - ledger only      (before issue 17: a one-off scrape left no record)
- *   - + request record (one prepared insert into `requests`, 4 more index entries)
+ *   - + request record (one prepared insert into `requests`, 4 more index entries, and the
+ *                       upsert of its day in `request_days`, migration 012)
  *   - + kept result    (the record and a 100 KB result in `request_results`)
  * DATA_DIR on tmpfs (/dev/shm) isolates the CPU and SQLite work from the disk's fsyncs; the
  * second run uses a disk folder. Figures: microseconds per scrape (reserve + settle), median

@@ -10,12 +10,16 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-export function startChildServer(kind: string, args: string[] = []): Promise<ChildServer> {
+export function startChildServer(
+  kind: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ChildServer> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(import.meta.dirname, 'servers.ts'), kind, ...args],
     // The service's request log goes to /dev/null: written and serialised, never read.
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });

@@ -14,7 +14,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import type * as AccountStore from '../../src/accounts/account-store.js';
@@ -33,7 +34,10 @@ if (kind !== 'service') process.once('SIGTERM', () => process.exit(0));
 
 /** The built service: tsx's transpiled sources run markedly slower than tsc's output. */
 async function builtService() {
-  const dist = new URL('../../dist/', import.meta.url);
+  // BENCH_DIST: another build's dist/ folder (a peer build compared in the same run).
+  const dist = process.env.BENCH_DIST
+    ? pathToFileURL(`${resolve(process.env.BENCH_DIST)}/`)
+    : new URL('../../dist/', import.meta.url);
   if (!existsSync(new URL('main.js', dist))) throw new Error('run `npm run build` first');
   const [main, config, accounts] = await Promise.all([
     import(new URL('main.js', dist).href) as Promise<typeof Main>,

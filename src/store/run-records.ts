@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
 import { preparedQuery } from './prepared-query.js';
+import { countInDay } from './request-days.js';
 import { countScheduledOutcome } from './schedules.js';
 import type { Database } from './schema.js';
 import { nextChangeSeq } from './workflow-change-seq.js';
@@ -126,7 +127,8 @@ const insertOneOff = preparedQuery((db, ...values: unknown[]) =>
   db
     .insertInto('requests')
     .values(Object.fromEntries(COLUMNS.map((column, index) => [column, values[index]])) as Row)
-    .onConflict((oc) => oc.column('id').doNothing()),
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id'),
 );
 
 /**
@@ -139,18 +141,26 @@ export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Pr
   const row = toRow(record);
   // A one-off scrape without a webhook is written once, when it settles: one insert (a
   // settle repeated by a retried job keeps the first record, as its ledger does).
+  // The day's rollup (request-days.ts) counts it only if it was inserted.
   if (!record.workflowId && !record.webhook) {
-    await db.executeQuery(insertOneOff(db, ...COLUMNS.map((column) => row[column])));
+    const inserted = await db.executeQuery(
+      insertOneOff(db, ...COLUMNS.map((column) => row[column])),
+    );
+    if (inserted.rows.length > 0) await countInDay(db, row, 1);
     return;
   }
   const { id, ...rest } = row;
   const before = await db
     .selectFrom('requests')
-    .select(['status', 'credits'])
+    .select(['account_id', 'created_at', 'host', 'status', 'credits', 'duration_ms', 'error'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (before) await db.updateTable('requests').set(rest).where('id', '=', id).execute();
-  else await db.insertInto('requests').values(row).execute();
+  if (before) {
+    // Rewritten (a pending record settling, a retried job): its old figures leave its day.
+    await countInDay(db, before, -1);
+    await db.updateTable('requests').set(rest).where('id', '=', id).execute();
+  } else await db.insertInto('requests').values(row).execute();
+  await countInDay(db, row, 1);
   if (!record.workflowId || record.status === 'pending') return;
   const counted = before && before.status !== 'pending' ? Number(before.credits) : 0;
   const delta = record.credits - counted;

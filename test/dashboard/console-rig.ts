@@ -9,7 +9,7 @@ import { CHROMIUM_ARGS } from '../../src/scrape/engines/browser/chromium-process
 import { buildDashboard } from '../helpers/dashboard-build.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { freePort } from '../helpers/free-port.js';
-import { startService, type TestService } from '../helpers/service.js';
+import { startService, type TestAccount, type TestService } from '../helpers/service.js';
 import { type Seeded, seedTraffic } from './console-views.js';
 
 export interface ConsoleRig {
@@ -17,6 +17,12 @@ export interface ConsoleRig {
   site: FixtureSite;
   browser: Browser;
   seeded: Seeded;
+  /**
+   * Another account on the same service with traffic of its own: a test that changes its
+   * account (keys, secret, workflows, more requests) runs once per look without seeing
+   * what the other looks' runs left.
+   */
+  seededAccount(): Promise<{ account: TestAccount; seeded: Seeded }>;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,13 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
     site,
     browser,
     seeded,
+    async seededAccount() {
+      const account = await service.addAccount(5000);
+      return {
+        account,
+        seeded: await seedTraffic(service.baseUrl, account.apiKey, site, deadPort),
+      };
+    },
     async close() {
       await browser.close();
       await service.close();

@@ -9,6 +9,7 @@ import * as batches from './007-batches.js';
 import * as schedules from './008-schedules.js';
 import * as crawls from './009-crawls.js';
 import * as requestLog from './011-request-log.js';
+import * as requestLogScale from './012-request-log-scale.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -22,6 +23,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '008-schedules': { up: (db) => schedules.up(db) },
     '009-crawls': { up: (db) => crawls.up(db) },
     '011-request-log': { up: (db) => requestLog.up(db, dialect) },
+    '012-request-log-scale': { up: (db) => requestLogScale.up(db, dialect) },
   };
   return { getMigrations: async () => all };
 }
