@@ -23,6 +23,7 @@ import {
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, prependHeadline } from './headline.js';
 import { linkDensity, textLength } from './measure.js';
+import { resolveNoscript } from './noscript.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
@@ -76,6 +77,7 @@ export function htmlToMarkdown(
   try {
     if (typeof html !== 'string' || html.length === 0) return '';
     const doc = parseDocument(html);
+    resolveNoscript(doc.root);
     const resolver = urlResolver(pageUrl, doc.baseHref);
     const body = findFirst(doc.root, 'body') ?? doc.root;
     const chosen =
@@ -101,6 +103,7 @@ export function extractMainContent(
   try {
     if (typeof html !== 'string' || html.length === 0) return { html: '', markdown: '' };
     const doc = parseDocument(html);
+    resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
     const chosen = mainContent(body, doc.title, false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
