@@ -16,7 +16,9 @@ import { removeEdgeBlocks } from './edge-blocks.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { removeRelatedLinks } from './related-links.js';
 
-const CAPTION = /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info/i;
+/** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
+const CAPTION =
+  /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info|(?:^|[\s_-])legend(?:$|[\s_-])/i;
 const METADATA =
   /(?:^|[\s_-])(?:date|dates|time|timestamp|published|updated|dateline|byline|bylines|author|authors|posted|meta|article-?meta|post-?meta|entry-?meta)(?:$|[\s_-])/i;
 const RELATED =
