@@ -1,5 +1,5 @@
 /**
- * Photo captions named as such inside the article (trim-article.ts): "legend" (French and
+ * Photo captions and page controls named as such inside the article (trim-article.ts): "legend" (French and
  * Swiss CMSs' word for a caption, légende) goes like "caption" and "credit"; a class that only
  * contains the letters (`legendary`) does not. Pages written for the test.
  */
@@ -38,5 +38,28 @@ describe('captions named legend', () => {
       URL,
     );
     assert.match(md, /Hirschkäfer/);
+  });
+});
+
+describe('page controls', () => {
+  it('drops print links and show/hide toggles named as such', () => {
+    // between two paragraphs, where the edge rule (edge-blocks.ts) does not reach
+    const controls =
+      '<p><a class="recipe-print recipe-link" href="/print/1">Print the recipe</a></p><div class="citation__toggle js-accordion-toggle">Hide the sources</div>';
+    const md = htmlToMarkdown(page('').replace('<p>Absatz 3:', `${controls}<p>Absatz 3:`), URL);
+    assert.doesNotMatch(md, /Print the recipe|Hide the sources/);
+    assert.match(md, /Absatz 2:/);
+    assert.match(md, /Absatz 4:/);
+  });
+
+  it('keeps a picture inside a toggle, and text longer than a label', () => {
+    const md = htmlToMarkdown(
+      page(
+        '<a class="lightbox-toggle" href="/big.jpg"><img src="/chart.png" alt="The chart"></a><div class="toggle-content"><p>Die Quellen der Studie sind die Zählungen der Jahre 2019 bis 2021 in allen Kantonen.</p></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /!\[The chart\]/);
+    assert.match(md, /Die Quellen der Studie/);
   });
 });
