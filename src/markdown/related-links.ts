@@ -8,7 +8,8 @@
  * and is either little more than the label (a heading for a list of links, which goes with
  * it) or a short line that is mostly a link. Calls to action: a short block that asks the
  * reader to subscribe, sign up or download the app, opening with the appeal or addressing the
- * reader ("our newsletter"), so that a sentence of the story about signing up stays.
+ * reader ("our newsletter"), so that a sentence of the story about signing up stays; and the
+ * comment form's prompt to log in first ("You must be logged in to post a comment").
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity } from './measure.js';
@@ -96,7 +97,12 @@ const CTA_OPENING =
 const READER =
   /(?<!\p{L})(?:our|your|unser(?:e|en|em|er)?|ihr(?:e|en)?|dein(?:e|en)?|nuestr[oa]s?|tu|notre|votre|nostr[oaie]|vostr[oaie])(?!\p{L})/iu;
 
+/** "You must be logged in to post a comment", "Sie müssen sich einloggen, um…". */
+const LOGIN_PROMPT =
+  /(?<!\p{L})(?:must be logged in|need to log in|log in to (?:reply|comment|post)|sign in to (?:reply|comment|post)|müssen sich (?:einloggen|anmelden)|bitte (?:einloggen|anmelden)|debes iniciar sesión|devez être connecté)/iu;
+
 function isCallToAction(text: string): boolean {
+  if (LOGIN_PROMPT.test(text)) return true;
   return CTA_VERB.test(text) && (CTA_OPENING.test(text) || READER.test(text));
 }
 

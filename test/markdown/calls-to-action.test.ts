@@ -1,6 +1,6 @@
 /**
  * Calls to action in a short block of their own (related-links.ts): the template's appeal
- * to subscribe, sign up or download the app goes, in several languages; a sentence of the
+ * to subscribe, sign up or download the app, and its prompt to log in before commenting, go, in several languages; a sentence of the
  * story that mentions signing up stays. Pages written for the test.
  */
 import assert from 'node:assert/strict';
@@ -26,6 +26,8 @@ describe('calls to action', () => {
     'Never miss the latest news by signing up to our newsletter today!',
     '¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular en este <a href="https://t.me/x">enlace</a>.',
     'Jetzt abonnieren und keine Folge verpassen.',
+    'You must be logged in to post a comment.',
+    'Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.',
   ]) {
     it(`drops "${appeal.slice(0, 30)}…"`, () => {
       const md = htmlToMarkdown(page(`<p>${appeal}</p>`), URL);
