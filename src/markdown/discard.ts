@@ -66,6 +66,12 @@ const NAMES = [
   'back-link',
   'to-top',
   'toc-container',
+  // a box promoting another page between two paragraphs; not "teaser" alone, which German
+  // CMSs use for the lead paragraph
+  'inline-teaser',
+  'inlineteaser',
+  'inline-textbox',
+  'inlinetextbox',
 ];
 const NAMED = new RegExp(NAMES.map((n) => n.replace(/[-]/g, '\\-')).join('|'), 'i');
 /** Names that must start the class or id: shorter words that occur inside others. */
@@ -81,7 +87,11 @@ export function discardNamedBoilerplate(article: ElementNode, share: number): vo
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      if (TAGS.has(child.tag) && isNamed(child) && stats.of(child).length <= total * share) {
+      if (
+        (TAGS.has(child.tag) || isNamedCustomElement(child)) &&
+        isNamed(child) &&
+        stats.of(child).length <= total * share
+      ) {
         doomed.push(child);
       } else walk(child);
     }
@@ -90,7 +100,13 @@ export function discardNamedBoilerplate(article: ElementNode, share: number): vo
   removeNodes(doomed);
 }
 
+/** A custom element (`<pp-inline-teaser>`) carries its kind in its tag name. */
+function isNamedCustomElement(el: ElementNode): boolean {
+  return el.tag.includes('-') && NAMED.test(el.tag);
+}
+
 function isNamed(el: ElementNode): boolean {
+  if (isNamedCustomElement(el)) return true;
   const cls = el.attrs.class ?? '';
   const id = el.attrs.id ?? '';
   if (!cls && !id) return false;

@@ -27,12 +27,14 @@ export interface ElementNode {
 
 export type Node = TextNode | ElementNode;
 
-/** Elements whose content is never page text; skipped while parsing so they cost nothing. */
+/**
+ * Elements whose content is never page text; skipped while parsing so they cost nothing.
+ * `<noscript>` is kept for noscript.ts, which decides what of it a script-less client shows.
+ */
 const DROPPED_WITH_CONTENT = new Set([
   'script',
   'style',
   'template',
-  'noscript',
   'svg',
   'title',
   'iframe',

@@ -5,7 +5,8 @@
  * short and not a sentence: jusText calls a block bad when it has almost no function words
  * (stopword density well under running text's third) or is mostly links. Bad blocks are
  * dropped from each end until the first block that reads as a sentence; nothing between
- * two sentences is touched, however short.
+ * two sentences is touched, however short. At the head, a heading followed straight by one
+ * of the same rank heads nothing (its widget is gone) and goes too.
  */
 import { type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
@@ -69,10 +70,11 @@ export function removeEdgeBlocks(article: ElementNode): void {
   // tells the language as well as the whole article, at a fraction of the reading.
   const covered = stopwordDensity(innerText(prose.el)).density >= COVERED;
   const doomed: Node[] = [];
-  for (const block of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] as Block;
     const verdict = judge(block, covered);
     if (verdict === 'empty') continue;
-    if (verdict === 'good') break;
+    if (verdict === 'good' && !isEmptyHeading(blocks, i)) break;
     doomed.push(block.el);
   }
   const fromHead = new Set(doomed);
@@ -84,6 +86,21 @@ export function removeEdgeBlocks(article: ElementNode): void {
     doomed.push(block.el);
   }
   removeNodes(doomed);
+}
+
+/**
+ * A heading at the head of the article followed straight by a heading of the same rank
+ * heads nothing: a widget's title whose widget was removed ("Upcoming events").
+ */
+function isEmptyHeading(blocks: Block[], i: number): boolean {
+  const el = (blocks[i] as Block).el;
+  if (!HEADINGS.has(el.tag)) return false;
+  for (let k = i + 1; k < blocks.length; k++) {
+    const next = (blocks[k] as Block).el;
+    if (innerText(next).length === 0) continue;
+    return next.tag === el.tag;
+  }
+  return false;
 }
 
 const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);

@@ -22,7 +22,10 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, prependHeadline } from './headline.js';
-import { textLength } from './measure.js';
+import { linkDensity, textLength } from './measure.js';
+import { resolveNoscript } from './noscript.js';
+import { prepareArticle } from './prepare-article.js';
+import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
@@ -40,6 +43,8 @@ export { streamTags, type TagHandler } from './tag-stream.js';
 const ENOUGH_TEXT = 500;
 /** Below this, extraction "found too little" and the whole cleaned body is used. */
 const TOO_LITTLE_TEXT = 140;
+/** The whole named container replaces the extraction when it holds this many times its text. */
+const WIDE_HINT = 2;
 
 const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -78,6 +83,7 @@ export function htmlToMarkdown(
   try {
     if (typeof html !== 'string' || html.length === 0) return '';
     const doc = parseDocument(html, options.tap);
+    resolveNoscript(doc.root);
     const resolver = urlResolver(pageUrl, doc.baseHref);
     const body = findFirst(doc.root, 'body') ?? doc.root;
     const chosen =
@@ -103,6 +109,7 @@ export function extractMainContent(
   try {
     if (typeof html !== 'string' || html.length === 0) return { html: '', markdown: '' };
     const doc = parseDocument(html);
+    resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
     const chosen = mainContent(body, doc.title, false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
@@ -149,12 +156,29 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // when it holds at least as much as the scorer found in the whole page (the scorer had
   // picked a part of it, or a block beside it). A shorter hint is not trusted: templates
   // often split the story over several named columns and the first one is only a part.
-  const hinted = hintedArticle(body, title);
+  const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
+  const hinted = container ? hintedArticle(container, title) : null;
+  let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
-    if (length >= TOO_LITTLE_TEXT && length >= bestLength) return hinted;
+    if (length >= TOO_LITTLE_TEXT && length >= bestLength) chosen = hinted;
   }
-  if (best && bestLength >= TOO_LITTLE_TEXT) return best;
+  if (!chosen && best && bestLength >= TOO_LITTLE_TEXT) chosen = best;
+  if (chosen && container) {
+    // The scorer keeps the best-scoring block of the named container and its siblings; when
+    // the page's own text container, cleaned as a whole, holds twice that and is prose (not
+    // mostly links), the scorer took a part of the text (a recipe's FAQ without the recipe
+    // card, one of several text widgets): the whole container is the content.
+    const chosenLength = textLength(chosen);
+    if (textLength(container) >= WIDE_HINT * chosenLength) {
+      const wide = cleanedContainer(container, title);
+      const wideLength = textLength(wide);
+      if (wideLength >= WIDE_HINT * chosenLength && linkDensity(wide, wideLength) <= 0.3) {
+        return wide;
+      }
+    }
+  }
+  if (chosen) return chosen;
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
@@ -162,10 +186,23 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   return whole;
 }
 
-/** Extraction restricted to the hinted container, or null when the page names none. */
-function hintedArticle(body: ElementNode, title: string): ElementNode | null {
-  const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
-  if (!container) return null;
+/**
+ * The hinted container whole, cleaned as an extracted article is (unlikely candidates,
+ * Readability's conditional cleaning, trimArticle) but without choosing a block in it.
+ */
+function cleanedContainer(container: ElementNode, title: string): ElementNode {
+  const scope = createElement('body');
+  const copy = cloneElement(container, scope);
+  scope.children = [copy];
+  const flags = { stripUnlikely: true, weightClasses: true, cleanConditionally: true };
+  collectScorable(scope, title, flags);
+  prepareArticle(copy, flags);
+  trimArticle(copy);
+  return copy;
+}
+
+/** Extraction restricted to the hinted container. */
+function hintedArticle(container: ElementNode, title: string): ElementNode {
   const scope = createElement('body');
   scope.children = [cloneElement(container, scope)];
   const article = grabArticle(scope, title, {

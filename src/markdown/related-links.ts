@@ -6,7 +6,10 @@
  * site's language ("Read more: <link>", "Lesen Sie auch", "Lea también:", "Czytaj też"...).
  * They are navigation, not the story. A block is dropped when it starts with such a label
  * and is either little more than the label (a heading for a list of links, which goes with
- * it) or a short line that is mostly a link.
+ * it) or a short line that is mostly a link. Calls to action: a short block that asks the
+ * reader to subscribe, sign up or download the app, opening with the appeal or addressing the
+ * reader ("our newsletter"), so that a sentence of the story about signing up stays; and the
+ * comment form's prompt to log in first ("You must be logged in to post a comment").
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity } from './measure.js';
@@ -83,6 +86,26 @@ const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 const CREDIT =
   /^(?:foto|fotos|photo|photos|bild|bilder|image|images|crédits? photos?|credits?|quelle|source|źródło|fuente|fonte)\s*:/iu;
 
+/** Calls to action in a short block of their own (the languages of the pages seen most). */
+const CTA_LENGTH = 200;
+const CTA_VERB =
+  /(?<!\p{L})(?:subscribe|sign(?:ing)? up|download (?:the|our) .{0,40}apps?|join (?:us|our)|abonnieren sie|jetzt abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous)/iu;
+/** The appeal opens the block ("Subscribe now…", "Click here to…") … */
+const CTA_OPENING =
+  /^[\p{P}\s]*(?:click here to |jetzt |now )?(?:subscribe|sign up|download|join|abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous)/iu;
+/** … or it addresses the reader ("by signing up to our newsletter", "desde tu celular"). */
+const READER =
+  /(?<!\p{L})(?:our|your|unser(?:e|en|em|er)?|ihr(?:e|en)?|dein(?:e|en)?|nuestr[oa]s?|tu|notre|votre|nostr[oaie]|vostr[oaie])(?!\p{L})/iu;
+
+/** "You must be logged in to post a comment", "Sie müssen sich einloggen, um…". */
+const LOGIN_PROMPT =
+  /(?<!\p{L})(?:must be logged in|need to log in|log in to (?:reply|comment|post)|sign in to (?:reply|comment|post)|müssen sich (?:einloggen|anmelden)|bitte (?:einloggen|anmelden)|debes iniciar sesión|devez être connecté)/iu;
+
+function isCallToAction(text: string): boolean {
+  if (LOGIN_PROMPT.test(text)) return true;
+  return CTA_VERB.test(text) && (CTA_OPENING.test(text) || READER.test(text));
+}
+
 export function removeRelatedLinks(article: ElementNode): void {
   // lengths from one bottom-up pass: measuring each nested block's text anew is quadratic
   const stats = new TreeStats();
@@ -103,6 +126,12 @@ export function removeRelatedLinks(article: ElementNode): void {
       const text = innerText(child);
       if (text.length < 100 && CREDIT.test(text)) {
         // a photo credit or source line on its own ("Foto: dpa", "Source: Reuters")
+        doomed.push(child);
+        continue;
+      }
+      if (text.length < CTA_LENGTH && isCallToAction(text)) {
+        // "Subscribe now…", "Sign up to our newsletter", "Download our app": the template's
+        // appeal to the reader, not the story
         doomed.push(child);
         continue;
       }

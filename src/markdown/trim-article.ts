@@ -16,7 +16,9 @@ import { removeEdgeBlocks } from './edge-blocks.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { removeRelatedLinks } from './related-links.js';
 
-const CAPTION = /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info/i;
+/** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
+const CAPTION =
+  /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info|(?:^|[\s_-])legend(?:$|[\s_-])/i;
 const METADATA =
   /(?:^|[\s_-])(?:date|dates|time|timestamp|published|updated|dateline|byline|bylines|author|authors|posted|meta|article-?meta|post-?meta|entry-?meta)(?:$|[\s_-])/i;
 const RELATED =
@@ -44,7 +46,15 @@ const DATELINE_TAGS = new Set(['p', 'div', 'span']);
 const DATELINE =
   /^(?:published|posted|updated|last updated|first published|originally published)\b/i;
 
+/**
+ * Page controls named as such: print links and show/hide toggles ("Drucken", "Quellen
+ * ausblenden", "Bild anzeigen"). Their short text is a button's label, not the story's.
+ */
+const CONTROL = /(?:^|[\s_-])print(?:$|[\s_-])|toggle/i;
+
 function isMetadata(el: ElementNode): boolean {
+  const named = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
+  if (named.length > 1 && CONTROL.test(named) && isControlLabel(el)) return true;
   if (DATELINE_TAGS.has(el.tag) && textLength(el) < 120 && DATELINE.test(innerText(el))) {
     return true;
   }
@@ -57,6 +67,24 @@ function isMetadata(el: ElementNode): boolean {
   if (RELATED.test(match)) {
     const text = innerText(el);
     return text.length < 300 || linkDensity(el, text.length) > 0.4;
+  }
+  return false;
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** A button's label: a little text, no picture (a toggle around an image opens the image). */
+function isControlLabel(el: ElementNode): boolean {
+  if (HEADINGS.has(el.tag)) return false;
+  const length = textLength(el);
+  return length > 0 && length < 40 && !holdsMedia(el);
+}
+
+function holdsMedia(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (child.tag === 'img' || child.tag === 'picture' || child.tag === 'video') return true;
+    if (holdsMedia(child)) return true;
   }
   return false;
 }

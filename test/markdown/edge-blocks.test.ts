@@ -86,4 +86,13 @@ describe('edges of the article', () => {
     assert.match(out, /نهاية المقال/);
     assert.doesNotMatch(out, /مقالات أخرى/);
   });
+
+  it('drops headings at the head that head nothing, keeps a heading over its section', () => {
+    const out = md(`<h2>Club finder</h2><h2>Upcoming events</h2><h2>The bridge vote</h2>${PROSE}`);
+    assert.doesNotMatch(out, /Club finder|Upcoming events/);
+    assert.match(out, /## The bridge vote/);
+    const nested = md(`<h2>The bridge vote</h2><h3>What was decided</h3>${PROSE}`);
+    assert.match(nested, /## The bridge vote/);
+    assert.match(nested, /### What was decided/);
+  });
 });

@@ -1,0 +1,51 @@
+/**
+ * The page's named text container taken whole (index.ts, cleanedContainer): when the scorer
+ * keeps one block of the container (a recipe's FAQ) and the container, cleaned, holds twice
+ * as much prose (the recipe card's ingredients and steps beside it), the whole container is
+ * the content. Pages written for the test.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { htmlToMarkdown } from '../../src/markdown/index.js';
+
+const URL = 'https://recipes.example.com/lemon-cake.html';
+
+const faq = Array.from(
+  { length: 4 },
+  (_, i) =>
+    `<h4>Question ${i} about the cake?</h4><p>Answer ${i}: the cake stays moist because of the ratio of eggs, butter and juice, which keeps the crumb soft, and because it bakes on a tray, quickly, at a moderate heat, so it does not dry out.</p>`,
+).join('');
+
+const steps = Array.from(
+  { length: 8 },
+  (_, i) =>
+    `<li class="recipe-instruction"><span class="recipe-instruction-text">Step ${i}: mix the ingredients of this step in a bowl until smooth and set them aside</span></li>`,
+).join('');
+
+const ingredients = Array.from(
+  { length: 12 },
+  (_, i) => `<li class="recipe-ingredient"><span>${i + 1} spoons of ingredient ${i}</span></li>`,
+).join('');
+
+const page = `<!doctype html><html><head><title>Lemon cake</title></head><body>
+  <div class="site"><main class="content"><article class="post">
+    <header><h1>Lemon cake</h1></header>
+    <div class="entry-content">
+      <div class="recipe-card">
+        <h3>Ingredients</h3><ul class="recipe-ingredients">${ingredients}</ul>
+        <h3>Steps</h3><ol class="recipe-instructions">${steps}</ol>
+      </div>
+      <div class="faq"><div class="faq-wrap"><div class="faq-inner"><div class="faq-box-content">${faq}</div></div></div></div>
+    </div>
+  </article></main>
+  <aside class="sidebar"><p>About me: I bake.</p></aside></div></body></html>`;
+
+describe('the named text container taken whole', () => {
+  it('keeps the recipe card beside the FAQ the scorer prefers', () => {
+    const md = htmlToMarkdown(page, URL);
+    assert.match(md, /Question 3 about the cake/);
+    assert.match(md, /Step 7: mix the ingredients/);
+    assert.match(md, /12 spoons of ingredient 11/);
+    assert.doesNotMatch(md, /About me/);
+  });
+});
