@@ -2,7 +2,7 @@
  * Crawls (issue 16) against Crawlee on the same loopback site, in one run:
  *   npm run build && node --import tsx bench/crawl.ts
  *     [--pages 10000] [--concurrency 8] [--render-pages 500] [--render-concurrency 4]
- *     [--modes fetch,render]
+ *     [--modes fetch,render] [--rounds 2] [--render-block-ads off|on]
  *
  * - fetch: a link tree of --pages pages (a few paragraphs each, test/helpers/crawl-site.ts),
  *   crawled by pagegrab through the SDK's startCrawl (Markdown, maxAge 0, proxy basic: the
@@ -11,11 +11,16 @@
  *   ratio >= 1.0; the service's RSS flat (within 10%) between 2,000 pages and the end.
  * - render: --render-pages pages rendered (`waitFor: 1` makes the door render) against
  *   Crawlee's PlaywrightCrawler on the same Chromium, at --render-concurrency (BROWSER_PAGES
- *   is 4). Target: ratio >= 1.5.
+ *   is 4). Target: ratio >= 1.5. --render-block-ads (default off): the door's `blockAds`,
+ *   on by Firecrawl's default; PlaywrightCrawler blocks nothing, so off is like for like
+ *   (on, each render also waits for the consent rejector's quiet period, ~1.5-3 s).
  *
  * The site, the service and Crawlee each run in their own process; the service is the built
- * one (bench/lib/servers.ts), started fresh for each mode. The machine is shared: the load
- * average is printed with each figure.
+ * one (bench/lib/servers.ts), started fresh (empty DATA_DIR) for each crawl. Each mode runs
+ * --rounds rounds; a round crawls the whole site with both arms, their order alternating
+ * from round to round, so the drift of a shared machine falls on both; each ratio is taken
+ * within its round, and the median and range over rounds are printed. The load average is
+ * printed with each figure.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +38,8 @@ const { values } = parseArgs({
     'render-pages': { type: 'string', default: '500' },
     'render-concurrency': { type: 'string', default: '4' },
     modes: { type: 'string', default: 'fetch,render' },
+    rounds: { type: 'string', default: '2' },
+    'render-block-ads': { type: 'string', default: 'off' },
   },
 });
 
@@ -59,7 +66,7 @@ async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number
         formats: ['markdown'],
         maxAge: 0,
         proxy: 'basic',
-        ...(render ? { waitFor: 1 } : {}),
+        ...(render ? { waitFor: 1, blockAds: values['render-block-ads'] === 'on' } : {}),
       },
       limit: pages,
       maxConcurrency: concurrency,
@@ -135,33 +142,72 @@ function crawleeCrawl(
   });
 }
 
-const modes = String(values.modes).split(',');
-if (modes.includes('fetch')) {
-  const pages = Number(values.pages);
-  const concurrency = Number(values.concurrency);
+type Rate = { pages: number; seconds: number };
+const rate = (r: Rate) => r.pages / r.seconds;
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/**
+ * Both arms over the whole site, --rounds times, pagegrab first in odd rounds and second in
+ * even ones; per round the ratio of pages/s, then the median and range.
+ */
+async function compare(
+  mode: 'fetch' | 'render',
+  pages: number,
+  concurrency: number,
+  peer: 'cheerio' | 'playwright',
+) {
+  const rounds = Number(values.rounds);
   const site = await startChildServer('crawl-site', [String(pages - 1)]);
-  const ours = await pagegrabCrawl(site.url, pages, concurrency, false);
-  const theirs = await crawleeCrawl('cheerio', site.url, concurrency, pages);
+  const ratios: number[] = [];
+  const digits = mode === 'fetch' ? 1 : 2;
+  for (let round = 0; round < rounds; round++) {
+    let ours: Awaited<ReturnType<typeof pagegrabCrawl>> | null = null;
+    let theirs: Rate | null = null;
+    const order = round % 2 === 0 ? ['pagegrab', peer] : [peer, 'pagegrab'];
+    for (const arm of order) {
+      if (arm === 'pagegrab')
+        ours = await pagegrabCrawl(site.url, pages, concurrency, mode === 'render');
+      else theirs = await crawleeCrawl(peer, site.url, concurrency, pages);
+      console.log(
+        `[${mode} round ${round + 1}] ${arm}: ${arm === 'pagegrab' ? ours?.pages : theirs?.pages} pages, ${(arm === 'pagegrab' ? rate(ours as Rate) : rate(theirs as Rate)).toFixed(digits)}/s, load ${loadAverage()}`,
+      );
+    }
+    if (!ours || !theirs) throw new Error('an arm did not run');
+    const ratio = rate(ours) / rate(theirs);
+    ratios.push(ratio);
+    console.log(
+      `${mode} round ${round + 1}, ${pages} pages, concurrency ${concurrency}: pagegrab ${ours.pages} pages in ${ours.seconds.toFixed(1)} s (${rate(ours).toFixed(digits)}/s); ${peer} ${theirs.pages} in ${theirs.seconds.toFixed(1)} s (${rate(theirs).toFixed(digits)}/s); ratio ${ratio.toFixed(2)}`,
+    );
+    if (mode === 'fetch') {
+      const drift = ours.rssAt2000 ? (ours.rssEnd - ours.rssAt2000) / ours.rssAt2000 : Number.NaN;
+      console.log(
+        `  service RSS (median over the next 500 pages): ${ours.rssAt2000?.toFixed(0)} MiB at 2,000 pages, ${ours.rssEnd.toFixed(0)} MiB at the last 500 of ${ours.pages} (${(drift * 100).toFixed(1)}%), peak ${ours.peak.toFixed(0)} MiB`,
+      );
+    }
+  }
   await site.stop();
-  const rate = (r: { pages: number; seconds: number }) => r.pages / r.seconds;
+  const setting = mode === 'render' ? `, blockAds ${values['render-block-ads']}` : '';
   console.log(
-    `fetch, ${pages} pages, concurrency ${concurrency}: pagegrab ${ours.pages} pages in ${ours.seconds.toFixed(1)} s (${rate(ours).toFixed(1)}/s); CheerioCrawler ${theirs.pages} in ${theirs.seconds.toFixed(1)} s (${rate(theirs).toFixed(1)}/s); ratio ${(rate(ours) / rate(theirs)).toFixed(2)}; load ${loadAverage()}`,
-  );
-  const drift = ours.rssAt2000 ? (ours.rssEnd - ours.rssAt2000) / ours.rssAt2000 : Number.NaN;
-  console.log(
-    `service RSS (median over the next 500 pages): ${ours.rssAt2000?.toFixed(0)} MiB at 2,000 pages, ${ours.rssEnd.toFixed(0)} MiB at the last 500 of ${ours.pages} (${(drift * 100).toFixed(1)}%), peak ${ours.peak.toFixed(0)} MiB`,
+    `${mode}${setting}: ratio median ${median(ratios).toFixed(2)} (range ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) over ${rounds} rounds; load ${loadAverage()}`,
   );
 }
+
+const modes = String(values.modes).split(',');
+if (modes.includes('fetch')) {
+  await compare('fetch', Number(values.pages), Number(values.concurrency), 'cheerio');
+}
 if (modes.includes('render')) {
-  const pages = Number(values['render-pages']);
-  const concurrency = Number(values['render-concurrency']);
-  const site = await startChildServer('crawl-site', [String(pages - 1)]);
-  const ours = await pagegrabCrawl(site.url, pages, concurrency, true);
-  const theirs = await crawleeCrawl('playwright', site.url, concurrency, pages);
-  await site.stop();
-  const rate = (r: { pages: number; seconds: number }) => r.pages / r.seconds;
-  console.log(
-    `render, ${pages} pages, concurrency ${concurrency}: pagegrab ${ours.pages} in ${ours.seconds.toFixed(1)} s (${rate(ours).toFixed(2)}/s); PlaywrightCrawler ${theirs.pages} in ${theirs.seconds.toFixed(1)} s (${rate(theirs).toFixed(2)}/s); ratio ${(rate(ours) / rate(theirs)).toFixed(2)}; load ${loadAverage()}`,
+  await compare(
+    'render',
+    Number(values['render-pages']),
+    Number(values['render-concurrency']),
+    'playwright',
   );
 }
 process.exit(0);

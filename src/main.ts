@@ -45,6 +45,13 @@ export interface ServiceOptions {
   logStream?: DestinationStream;
   /** Launch the first browser at start rather than on the first render (`serve` does). */
   warmBrowser?: boolean;
+  /**
+   * Which addresses the SSRF guard lets every part reach without ALLOW_PRIVATE_NETWORKS.
+   * Default: public ones only (`isPublicAddress`). Tests only: their sites all live on
+   * loopback, so a test may call 127.0.0.1 public and 127.0.0.2 private, as the engines'
+   * own tests do.
+   */
+  addressPolicy?: (ip: string) => boolean;
 }
 
 export interface RunningService {
@@ -134,7 +141,8 @@ export async function startService(
     const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const metrics = createMetrics();
     const warnings: string[] = [];
-    const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w));
+    const policy = options.addressPolicy ? { isAllowedAddress: options.addressPolicy } : {};
+    const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), policy);
     registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
     const scraper = new ScrapeUseCase({
       store,
@@ -150,7 +158,7 @@ export async function startService(
     const firecrawl = createFirecrawlServices(store, config);
     const map = createMapService({
       store,
-      guard: { allowPrivate: config.allowPrivateNetworks },
+      guard: { allowPrivate: config.allowPrivateNetworks, ...policy },
       // A map costs what a plain fetch costs (1 credit by default, Firecrawl's price too).
       price: priceOf(config.pricing, false, 'datacenter'),
       maxDocumentBytes: config.maxBodyBytes,
@@ -158,6 +166,7 @@ export async function startService(
     let reportJobError = (_error: unknown) => {};
     const webhooks = createWebhookDelivery({
       store,
+      policy,
       scraper,
       nodeId,
       settings: config,
@@ -166,6 +175,7 @@ export async function startService(
     });
     const batches = createBatchJobs({
       store,
+      policy,
       scraper,
       planner: scrape.planner,
       firecrawl,

@@ -18,6 +18,7 @@ import { JobWorker } from '../jobs/job-worker.js';
 import { createWebhookPoster } from '../jobs/webhooks/post-webhook.js';
 import { createDocumentFetcher } from '../map/document-fetcher.js';
 import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
+import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
 import type { Planner } from '../scrape/plan.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
 import type { RunInTransaction } from '../store/crawls.js';
@@ -52,6 +53,8 @@ export interface BatchJobsOptions {
   /** Unique per process: lease owners are `<nodeId>/<kind>`. */
   nodeId: string;
   settings: BatchSettings;
+  /** The SSRF guard's address policy (tests; main.ts ServiceOptions.addressPolicy). */
+  policy?: Pick<GuardOptions, 'isAllowedAddress'>;
   onError?: (error: unknown) => void;
 }
 
@@ -59,19 +62,30 @@ export interface BatchJobs {
   service: BatchService;
   crawls: CrawlService;
   start(): void;
-  /** Takes no new jobs; running ones get `graceMs`, then are handed back to the queue. */
+  /**
+   * Takes no new jobs; running event deliveries get `graceMs`, lane steps at most
+   * LANE_STOP_GRACE_MS, then the rest are aborted and handed back to the queue.
+   */
   stop(graceMs: number): Promise<void>;
 }
 
 /** How often each node deletes expired batches. */
 const PURGE_INTERVAL_MS = 10 * 60_000;
+/**
+ * How long a stopping node lets its running lane steps finish. Not SHUTDOWN_GRACE_MS: a lane
+ * step is resumable (its page keeps its plan and reservation, the step's lease is released
+ * and the next holder, here or on another node, runs the page again), so a page slow to
+ * answer must not hold SIGTERM for the whole grace (a crawl node once took 30 s to exit, its
+ * lanes waiting on pages in flight). Pages about to end still end here.
+ */
+export const LANE_STOP_GRACE_MS = 1_000;
 
 export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   const { store, settings, onError } = options;
   // Writes a later durable commit (the settle, the page's end) flushes with it.
   const relaxed: RunInTransaction = (work) => store.transact(work, { durable: false });
   const jobs = new JobQueue(store.db, store.dialect, Date.now, relaxed);
-  const guard = { allowPrivate: settings.allowPrivateNetworks };
+  const guard = { allowPrivate: settings.allowPrivateNetworks, ...options.policy };
   const dispatchers = createDispatchers(guard, 16);
   const post = createWebhookPoster({
     guard,
@@ -159,7 +173,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     },
     async stop(graceMs) {
       if (purgeTimer) clearInterval(purgeTimer);
-      await Promise.all([lanes.stop(graceMs), events.stop(graceMs)]);
+      await Promise.all([lanes.stop(Math.min(graceMs, LANE_STOP_GRACE_MS)), events.stop(graceMs)]);
       await dispatchers.close();
       await fetcher.close();
     },

@@ -31,6 +31,7 @@ import { createCachingLookup } from '../scrape/net/dns-cache.js';
 import { createProxyHealth, type ProxyHealth } from '../scrape/net/proxy-health.js';
 import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
 import { SessionStore } from '../scrape/net/sessions.js';
+import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
 import { createOutputStage } from '../scrape/output/index.js';
 import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
@@ -84,17 +85,20 @@ export async function buildScrapeParts(
   store: Store,
   nodeId: string,
   warn: (msg: string) => void,
+  /** The SSRF guard's address policy (tests; main.ts ServiceOptions.addressPolicy). */
+  policy: Pick<GuardOptions, 'isAllowedAddress'> = {},
 ): Promise<ScrapeParts> {
   const proxyHealth = createProxyHealth();
   const sessions = new SessionStore();
   const pools = loadProxies(config, proxyHealth);
   const lookup = createCachingLookup();
-  const guard = { allowPrivate: config.allowPrivateNetworks, lookup };
+  const guard = { allowPrivate: config.allowPrivateNetworks, lookup, ...policy };
   const filters: FilterEngines | null = await loadFilters(config, warn);
   const fetch = createFetchEngine({
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxBodyBytes: config.maxBodyBytes,
     lookup,
+    ...policy,
     chromeVersion: chromiumVersion(config.chromiumPath ?? DEFAULTS.chromiumPath),
     health: proxyHealth,
     sessions,
@@ -112,7 +116,7 @@ export async function buildScrapeParts(
     ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxConcurrentPages: config.browserPages,
-    guard: { lookup },
+    guard: { lookup, ...policy },
     ...(hook ? { blockers: hook } : {}),
     health: proxyHealth,
     sessions,

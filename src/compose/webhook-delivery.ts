@@ -12,6 +12,7 @@ import { createWebhookPoster } from '../jobs/webhooks/post-webhook.js';
 import { scrapeJobHandler } from '../jobs/webhooks/scrape-job.js';
 import { createWebhookQueue, type WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
+import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
 import type { Store } from '../store/db.js';
 import { JobQueue } from '../store/job-queue.js';
@@ -38,6 +39,8 @@ export interface WebhookDeliveryOptions {
   onError?: (error: unknown) => void;
   /** Told how each delivery attempt ended (the metrics). */
   onDeliveryAttempt?: (outcome: AttemptOutcome) => void;
+  /** The SSRF guard's address policy (tests; main.ts ServiceOptions.addressPolicy). */
+  policy?: Pick<GuardOptions, 'isAllowedAddress'>;
 }
 
 export interface WebhookDelivery {
@@ -52,7 +55,7 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   const { store, settings, onError } = options;
   const leaseMs = settings.jobLeaseMs;
   const jobs = new JobQueue(store.db, store.dialect);
-  const guard = { allowPrivate: settings.allowPrivateNetworks };
+  const guard = { allowPrivate: settings.allowPrivateNetworks, ...options.policy };
   const dispatchers = createDispatchers(guard, 16);
   const dispatcher: Dispatcher = dispatchers.get(null);
   const post = createWebhookPoster({ guard, dispatcher, timeoutMs: settings.webhookTimeoutMs });

@@ -150,6 +150,7 @@ function blockSelectionOf(options: ScrapeOptions): BlockSelection | null {
 export function startRun(
   plan: ScrapePlan,
   parentSignal?: AbortSignal,
+  followRedirect?: ScrapeRun['followRedirect'],
 ): { run: ScrapeRun; dispose(): void } {
   const { timeoutMs } = plan.options;
   const controller = new AbortController();
@@ -158,7 +159,12 @@ export function startRun(
   if (parentSignal?.aborted) onParentAbort();
   else parentSignal?.addEventListener('abort', onParentAbort, { once: true });
   return {
-    run: { ...plan, deadline: Date.now() + timeoutMs, signal: controller.signal },
+    run: {
+      ...plan,
+      deadline: Date.now() + timeoutMs,
+      signal: controller.signal,
+      ...(followRedirect ? { followRedirect } : {}),
+    },
     dispose() {
       clearTimeout(timer);
       parentSignal?.removeEventListener('abort', onParentAbort);

@@ -29,6 +29,7 @@ import type {
   ScrapeOptions,
   ScrapePlan,
   ScrapeResult,
+  ScrapeRun,
 } from './types.js';
 
 export interface Settlement {
@@ -67,6 +68,8 @@ export interface ResultKeeping {
 export interface ExecuteOptions {
   /** Aborting it (the caller hung up, the node stops) ends the run with its reason. */
   signal?: AbortSignal;
+  /** Asked before each redirect hop (ScrapeRun.followRedirect): a crawl's robots.txt. */
+  followRedirect?: ScrapeRun['followRedirect'];
 }
 
 export interface DeferredExecuteOptions extends ExecuteOptions {
@@ -173,7 +176,7 @@ export class ScrapeUseCase {
     plan: ScrapePlan,
     options: ExecuteOptions & Partial<DeferredExecuteOptions> = {},
   ): Promise<Settled | Unsettled> {
-    const ran = await this.run(plan, options.signal);
+    const ran = await this.run(plan, options.signal, options.followRedirect);
     const outcome = options.beforeSettle ? await options.beforeSettle(ran) : ran;
     if (!outcome) return { outcome: ran, settled: false };
     return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
@@ -214,9 +217,13 @@ export class ScrapeUseCase {
     return this.deps.planner.plan(stored);
   }
 
-  private async run(plan: ScrapePlan, signal?: AbortSignal): Promise<Outcome> {
+  private async run(
+    plan: ScrapePlan,
+    signal?: AbortSignal,
+    followRedirect?: ScrapeRun['followRedirect'],
+  ): Promise<Outcome> {
     const { admission, pipeline } = this.deps;
-    const { run, dispose } = startRun(plan, signal);
+    const { run, dispose } = startRun(plan, signal, followRedirect);
     let release: Release | null = null;
     try {
       release = await admission.admit(

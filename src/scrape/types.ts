@@ -239,6 +239,11 @@ export interface ScrapeRun extends PagePlan {
   readonly deadline: number;
   /** Aborted when the deadline passes or the client goes away. */
   readonly signal: AbortSignal;
+  /**
+   * Asked before each redirect hop is requested (a crawl's robots.txt): false ends the load
+   * with FETCH_FAILED. The fetch engine asks; a render's redirects are Chromium's own.
+   */
+  readonly followRedirect?: (url: URL) => Promise<boolean>;
 }
 
 /** What an engine hands back. */
@@ -259,6 +264,8 @@ export interface PageSnapshot {
   used?: UsedResources;
   /** The upstream proxy the page came through; null or absent: a direct connection. */
   via?: ProxyEndpoint | null;
+  /** The target's Retry-After header, as sent (a crawl waits that long on a 429 or 503). */
+  retryAfter?: string;
 }
 
 export interface UsedResources {
@@ -302,6 +309,8 @@ export interface ScrapeResult {
   targetStatus: number;
   /** What the page was loaded with, when the plan left a choice (render, proxy escalation). */
   used?: UsedResources;
+  /** The target's Retry-After header, as sent. */
+  retryAfter?: string;
 }
 
 /** How a run ended: the result, or the catalog error its caller is answered with. */

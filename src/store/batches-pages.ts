@@ -145,7 +145,7 @@ export async function getPage(db: Kysely<Database>, pageId: string): Promise<Bat
 }
 
 export interface PageEnd {
-  state: 'done' | 'failed' | 'cancelled' | 'blocked';
+  state: 'done' | 'failed' | 'cancelled' | 'blocked' | 'redirected';
   credits: number;
   errorCode: string | null;
   error: string | null;

@@ -34,7 +34,19 @@ export interface BatchesTable {
 }
 
 /** `blocked`: a crawl's page that robots.txt disallows (never scraped nor counted). */
-export type PageState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'blocked';
+/**
+ * `blocked`: robots.txt keeps a crawl from it; `redirected`: a crawl's URL whose content is
+ * another row's (a redirect led there, or here from a page already scraped): neither is a
+ * page of the crawl.
+ */
+export type PageState =
+  | 'queued'
+  | 'running'
+  | 'done'
+  | 'failed'
+  | 'cancelled'
+  | 'blocked'
+  | 'redirected';
 
 /** One URL of a batch (batches-pages.ts reads and writes it). */
 export interface BatchPagesTable {

@@ -183,6 +183,90 @@ export async function knownInFrontier(
   return row !== undefined;
 }
 
+/** The state of the crawl's row for a normalised URL, other than `pageId`'s; null: none. */
+export async function stateOfKey(
+  db: Kysely<Database>,
+  batchId: string,
+  normUrl: string,
+  pageId: string,
+): Promise<string | null> {
+  const row = await crawlTables(db)
+    .selectFrom('batch_pages')
+    .select('state')
+    .where('batch_id', '=', batchId)
+    .where('norm_url', '=', normUrl)
+    .where('id', '!=', pageId)
+    .executeTakeFirst();
+  return row?.state ?? null;
+}
+
+/**
+ * Within a page's ending transaction: the page `pageId` ended on `target` (a redirect).
+ * `keep`: the page stands for that URL, which joins the crawl's keys as a `redirected` row
+ * (when new) or stops being a page of its own (when it was only queued, never loaded);
+ * `duplicate`: another row has, or is loading, that URL's content.
+ */
+export async function landRedirect(
+  db: Kysely<Database>,
+  batchId: string,
+  pageId: string,
+  target: FrontierUrl,
+): Promise<'keep' | 'duplicate'> {
+  const t = crawlTables(db);
+  // Writing the batch's row first takes its lock (PostgreSQL): pages ending together, and
+  // links joining the frontier, decide one after the other.
+  await t
+    .updateTable('batches')
+    .set((eb) => ({ total: eb('total', '+', 0) }))
+    .where('id', '=', batchId)
+    .execute();
+  const known = await t
+    .selectFrom('batch_pages')
+    .select(['id', 'state'])
+    .where('batch_id', '=', batchId)
+    .where('norm_url', '=', target.normUrl)
+    .executeTakeFirst();
+  if (known?.id === pageId) return 'keep';
+  if (!known) {
+    const last = await t
+      .selectFrom('batch_pages')
+      .select((eb) => eb.fn.max('idx').as('idx'))
+      .where('batch_id', '=', batchId)
+      .executeTakeFirst();
+    const idx = Number(last?.idx ?? -1) + 1;
+    await t
+      .insertInto('batch_pages')
+      .values({
+        id: `${batchId}.${idx}`,
+        batch_id: batchId,
+        idx,
+        url: target.url,
+        norm_url: target.normUrl,
+        host: target.host,
+        depth: target.depth,
+        state: 'redirected',
+        credits: 0,
+        retries: 0,
+      })
+      .execute();
+    return 'keep';
+  }
+  if (known.state !== 'queued') return 'duplicate';
+  const dropped = await t
+    .updateTable('batch_pages')
+    .set({ state: 'redirected' })
+    .where('id', '=', known.id)
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  if (Number(dropped.numUpdatedRows) === 0) return 'duplicate';
+  await t
+    .updateTable('batches')
+    .set((eb) => ({ total: eb('total', '-', 1) }))
+    .where('id', '=', batchId)
+    .execute();
+  return 'keep';
+}
+
 export interface Politeness {
   /** Pages of one host running at once, on every crawl and node. */
   hostConcurrency: number;
@@ -291,25 +375,37 @@ export async function takeCrawlPage(
   });
   if (answer) return answer;
 
-  // Nothing startable: is anything queued at all (later, or on a busy host)?
-  const queued = await t
-    .selectFrom('batch_pages')
-    .select([(eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('not_before').as('soonest')])
-    .where('batch_id', '=', batchId)
-    .where('state', '=', 'queued')
-    .executeTakeFirstOrThrow();
-  if (Number(queued.n) > 0) {
-    const later = queued.soonest === null ? now + IDLE_WAIT_MS : Number(queued.soonest);
+  // Nothing startable: is anything queued at all (later, or on a busy host)? One statement
+  // (one snapshot): two would miss a page ending between them with its links just queued.
+  const open = await openPagesOf(db, batchId);
+  if (open.queued > 0) {
+    const later = open.soonest === null ? now + IDLE_WAIT_MS : open.soonest;
     const runAt = Math.max(now + 20, Math.min(soonest, later, now + IDLE_WAIT_MS));
     return { type: 'wait', runAt };
   }
-  const running = await t
+  return { type: 'empty', running: open.running };
+}
+
+/** The crawl's pages queued and running, and the soonest `not_before`, read in one statement. */
+export async function openPagesOf(
+  db: Kysely<Database>,
+  batchId: string,
+): Promise<{ queued: number; running: number; soonest: number | null }> {
+  const row = await crawlTables(db)
     .selectFrom('batch_pages')
-    .select((eb) => eb.fn.countAll().as('n'))
+    .select([
+      sql<number>`sum(case when state = 'queued' then 1 else 0 end)`.as('queued'),
+      sql<number>`sum(case when state = 'running' then 1 else 0 end)`.as('running'),
+      sql<number | null>`min(case when state = 'queued' then not_before end)`.as('soonest'),
+    ])
     .where('batch_id', '=', batchId)
-    .where('state', '=', 'running')
-    .executeTakeFirstOrThrow();
-  return { type: 'empty', running: Number(running.n) };
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return {
+    queued: Number(row?.queued ?? 0),
+    running: Number(row?.running ?? 0),
+    soonest: row?.soonest == null ? null : Number(row.soonest),
+  };
 }
 
 /**

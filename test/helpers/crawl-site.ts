@@ -4,9 +4,11 @@
  * - `/` links to `/p/0`; page `/p/i` links to its children `/p/(2i+1)` and `/p/(2i+2)` (a
  *   binary tree of `pages` pages), back to `/` and to its parent (cycles), and to itself
  *   with a fragment and a trailing slash (one page each, once normalised)
- * - `/old/i` redirects (301) to `/p/i`; page 0 links to `/old/1`
+ * - `/old/i` redirects (301) to `/p/i`; page 0 links to `/old/1`; `redirects` adds more
  * - `/robots.txt` and `/sitemap.xml` (a sitemap index of two sitemaps) when asked
- * - `throttle`: the first `throttle` answers of each page are 429 (with Retry-After: 1)
+ * - `throttle`: the first `throttle` answers of each page are 429 (with Retry-After: 1, or
+ *   what `retryAfter` says)
+ * - `stallFirst`: the first GET of each of these paths is never answered (the client gives up)
  * - it counts every GET per path, the requests in flight and the most ever in flight
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,10 +25,16 @@ export interface CrawlSiteOptions {
   delayMs?: number;
   /** The first n answers of each page are 429. */
   throttle?: number;
+  /** The Retry-After of those 429s (called per answer). Default '1'. */
+  retryAfter?: () => string;
   /** Extra links on every page (absolute URLs: other hosts). */
   extraLinks?: string[];
   /** Paragraphs of text added to every page (benchmarks: a page of realistic size). */
   filler?: number;
+  /** More redirects (301): path → Location. */
+  redirects?: Record<string, string>;
+  /** Paths whose first GET is never answered: it stays open until the client closes it. */
+  stallFirst?: string[];
 }
 
 export interface CrawlSite {
@@ -36,6 +44,15 @@ export interface CrawlSite {
   hits: Map<string, number>;
   /** When each page path was answered with 429. */
   throttled: Map<string, number[]>;
+  /**
+   * Every request in order of arrival, timed by the site's clock (Date.now as it arrived),
+   * with the status and Retry-After it was answered with (status 0: not answered).
+   */
+  log: { at: number; path: string; status: number; retryAfter?: string }[];
+  /** Stalled requests (`stallFirst`) still open. */
+  stalledOpen(): number;
+  /** Paths of stalled requests the client closed. */
+  abandoned: string[];
   inFlight(): number;
   maxInFlight(): number;
   /** Page paths of the tree, `/` first. */
@@ -63,6 +80,10 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
   let inFlight = 0;
   let maxInFlight = 0;
   const extra = options.extraLinks ?? [];
+  const toStall = new Set(options.stallFirst ?? []);
+  let stalledOpen = 0;
+  const abandoned: string[] = [];
+  const log: CrawlSite['log'] = [];
 
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -96,16 +117,30 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
         `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${site.url(p)}</loc></url>`).join('')}</urlset>`,
       );
     }
+    const moved = options.redirects?.[path];
+    if (moved) {
+      res.writeHead(301, { location: moved });
+      return res.end();
+    }
     const old = /^\/old\/(\d+)$/.exec(path);
     if (old) {
       res.writeHead(301, { location: `/p/${old[1]}` });
       return res.end();
     }
+    if (toStall.delete(path)) {
+      stalledOpen++;
+      res.on('close', () => {
+        stalledOpen--;
+        abandoned.push(path);
+      });
+      return;
+    }
     const page = path === '/' ? -1 : Number(/^\/p\/(\d+)\/?$/.exec(path)?.[1] ?? Number.NaN);
     if (Number.isNaN(page) || page >= options.pages) return html(404, '<p>not found</p>');
     if (options.throttle && (hits.get(path) ?? 0) <= options.throttle) {
       throttled.set(path, [...(throttled.get(path) ?? []), Date.now()]);
-      return html(429, '<p>slow down</p>', { 'retry-after': '1' });
+      res.setHeader('retry-after', options.retryAfter?.() ?? '1');
+      return html(429, '<p>slow down</p>');
     }
     if (page === -1) {
       return html(
@@ -117,6 +152,17 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
   };
 
   const server = createServer((req, res) => {
+    const entry: CrawlSite['log'][number] = {
+      at: Date.now(),
+      path: new URL(req.url ?? '/', 'http://x').pathname,
+      status: 0,
+    };
+    log.push(entry);
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+      const retryAfter = res.getHeader('retry-after');
+      if (retryAfter !== undefined) entry.retryAfter = String(retryAfter);
+    });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     const done = () => {
@@ -134,6 +180,9 @@ export async function startCrawlSite(options: CrawlSiteOptions): Promise<CrawlSi
     url: (path) => `${origin}${path}`,
     hits,
     throttled,
+    log,
+    stalledOpen: () => stalledOpen,
+    abandoned,
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,
     pagePaths: () => ['/', ...Array.from({ length: options.pages }, (_, i) => `/p/${i}`)],

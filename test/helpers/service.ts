@@ -40,6 +40,11 @@ export interface TestServiceOptions {
   /** Extra environment (config.ts variables), e.g. PROXIES_FILE. */
   env?: Record<string, string>;
   logStream?: DestinationStream;
+  /**
+   * With `allowPrivateNetworks: false`: which addresses count as public (src/main.ts
+   * ServiceOptions.addressPolicy), e.g. only 127.0.0.1, so 127.0.0.2 plays a private host.
+   */
+  addressPolicy?: (ip: string) => boolean;
 }
 
 export async function startService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -64,6 +69,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
   });
   const running = await startRealService(config, {
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.addressPolicy ? { addressPolicy: options.addressPolicy } : {}),
   });
   const addAccount = async (credits: number, concurrencyLimit = 10): Promise<TestAccount> => {
     const { account, apiKey } = await createAccount(running.store.db, {

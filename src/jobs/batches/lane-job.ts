@@ -26,7 +26,7 @@ import {
   setPageSeq,
   takeNextPage,
 } from '../../store/batches-pages.js';
-import type { RunInTransaction, TakeAnswer } from '../../store/crawls.js';
+import { openPagesOf, type RunInTransaction, type TakeAnswer } from '../../store/crawls.js';
 import type { Dialect } from '../../store/dialect.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import type { Database } from '../../store/schema.js';
@@ -36,7 +36,7 @@ import { type EventTarget, queueBatchEvent } from './batch-events.js';
 import { batchWebhookOfRow } from './batch-options.js';
 import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from './job-kinds.js';
 import { documentOfStored } from './page-result.js';
-import { type PageRunDeps, type PageStep, runPage } from './page-run.js';
+import { type PageRedirects, type PageRunDeps, type PageStep, runPage } from './page-run.js';
 
 /**
  * What a crawl adds to its lanes (jobs/crawls/crawl-frontier.ts): its pages are taken
@@ -46,7 +46,14 @@ import { type PageRunDeps, type PageStep, runPage } from './page-run.js';
 export interface LaneFrontier {
   take(batch: Batch, lane: number): Promise<TakeAnswer>;
   /** Before a taken page runs: an ending (robots.txt disallows it), or null to run it. */
-  check(batch: Batch, page: BatchPage): Promise<PageStep | null>;
+  check(batch: Batch, page: BatchPage, signal: AbortSignal): Promise<PageStep | null>;
+  /** One run of a page: its redirect hops checked (robots.txt), and where they led. */
+  redirects(batch: Batch, page: BatchPage, signal: AbortSignal): PageRedirects;
+  /**
+   * Within the page's ending transaction: `duplicate` when the URL a redirect took the page
+   * to is another page's after all (decided here, one page at a time), else `keep`.
+   */
+  land(trx: Kysely<Database>, batch: Batch, page: BatchPage): Promise<'keep' | 'duplicate'>;
   /** Whether a target's answer asks the crawl to come back later (and it may still wait). */
   throttled(outcome: Outcome, page: BatchPage): boolean;
   /** Within the page's ending transaction: queue what it found; a text stops the crawl. */
@@ -55,8 +62,11 @@ export interface LaneFrontier {
     batch: Batch,
     page: BatchPage,
   ): Promise<{ added: number; stop?: string }>;
-  /** Within a transaction: a throttled page goes back to the queue and its host slows down. */
-  requeue(trx: Kysely<Database>, page: BatchPage): Promise<void>;
+  /**
+   * Within a transaction: a throttled page goes back to the queue and its host slows down
+   * (for the answer's Retry-After, when it sent one).
+   */
+  requeue(trx: Kysely<Database>, page: BatchPage, retryAfter?: string): Promise<void>;
 }
 
 export interface LaneJobDeps extends PageRunDeps {
@@ -76,6 +86,8 @@ export interface LaneJobDeps extends PageRunDeps {
 
 /** Rolls the ending transaction back when the step's lease went to another worker. */
 class LeaseLost extends Error {}
+/** Rolls a crawl's completion back: a page ended meanwhile and queued more. */
+class StillOpen extends Error {}
 
 function transactionOf(deps: LaneJobDeps): RunInTransaction {
   return deps.transact ?? ((work) => deps.db.transaction().execute(work));
@@ -118,7 +130,8 @@ export function laneJobHandler(deps: LaneJobDeps): JobHandler {
         const account = await getAccount(db, batch.accountId);
         if (!account) throw appError('INTERNAL');
         const held = page;
-        const checked = frontier && page.plan === null ? await frontier.check(batch, page) : null;
+        const checked =
+          frontier && page.plan === null ? await frontier.check(batch, page, signal) : null;
         step =
           checked ??
           (await runPage(deps, {
@@ -128,7 +141,11 @@ export function laneJobHandler(deps: LaneJobDeps): JobHandler {
             signal,
             stillHeld,
             ...(frontier
-              ? { discoverLinks: true, throttled: (outcome) => frontier.throttled(outcome, held) }
+              ? {
+                  discoverLinks: true,
+                  throttled: (outcome) => frontier.throttled(outcome, held),
+                  redirects: frontier.redirects(batch, held, signal),
+                }
               : {}),
           }));
       } catch (error) {
@@ -143,7 +160,9 @@ export function laneJobHandler(deps: LaneJobDeps): JobHandler {
       return { type: 'release', ...(step.runAt ? { runAt: step.runAt } : {}) };
     if (step.type === 'lost' || signal.aborted) return { type: 'done' };
     if (step.type === 'throttled') {
-      return frontier ? requeueStep(deps, job, frontier, page) : { type: 'release' };
+      return frontier
+        ? requeueStep(deps, job, frontier, page, step.retryAfter)
+        : { type: 'release' };
     }
     return endStep(deps, job, batch, page, step);
   };
@@ -166,10 +185,11 @@ async function requeueStep(
   job: ClaimedJob,
   frontier: LaneFrontier,
   page: BatchPage,
+  retryAfter: string | undefined,
 ): Promise<JobOutcome> {
   try {
     await transactionOf(deps)(async (trx) => {
-      await frontier.requeue(trx, page);
+      await frontier.requeue(trx, page, retryAfter);
       if (!(await deps.jobs.within(trx).complete(job.id, job.lockedBy))) throw new LeaseLost();
       await chainNext(deps, trx, job);
     });
@@ -189,15 +209,25 @@ async function finishCrawl(deps: LaneJobDeps, batch: Batch): Promise<JobOutcome>
     kind: batch.kind,
     webhook: batchWebhookOfRow(batch),
   };
-  const queued = await transactionOf(deps)(async (trx) => {
-    if (!(await completeBatch(trx, batch.id))) return false;
-    return queueBatchEvent(trx, deps.jobs, target, {
-      key: 'completed',
-      event: 'completed',
-      success: true,
-      data: [],
+  let queued = false;
+  try {
+    queued = await transactionOf(deps)(async (trx) => {
+      // The update locks the batch's row, so a page ending meanwhile (its transaction counts
+      // it on that row and queues its links) has committed before the pages are counted.
+      if (!(await completeBatch(trx, batch.id))) return false;
+      const open = await openPagesOf(trx, batch.id);
+      if (open.queued + open.running > 0) throw new StillOpen();
+      return queueBatchEvent(trx, deps.jobs, target, {
+        key: 'completed',
+        event: 'completed',
+        success: true,
+        data: [],
+      });
     });
-  });
+  } catch (error) {
+    if (error instanceof StillOpen) return { type: 'release', runAt: Date.now() + 20 };
+    throw error;
+  }
   if (queued) deps.onQueued?.('event');
   return { type: 'done' };
 }
@@ -247,12 +277,25 @@ async function endStep(
         });
       let status = batch.status;
       const current = await getPage(trx, page.id);
+      if (
+        frontier &&
+        current?.state === 'running' &&
+        step.state === 'done' &&
+        (await frontier.land(trx, batch, current)) === 'duplicate'
+      ) {
+        step = {
+          ...step,
+          state: 'redirected',
+          error: 'Redirected to a page of this crawl scraped by another',
+        };
+      }
       const credits =
         step.state !== 'cancelled' && current?.requestId
           ? await chargedFor(trx, current.requestId)
           : 0;
-      if (current && step.state === 'blocked') {
-        // robots.txt keeps the crawl from it: not a page of the crawl after all.
+      if (current && (step.state === 'blocked' || step.state === 'redirected')) {
+        // robots.txt keeps the crawl from it, or its content is another page's: not a page
+        // of the crawl after all.
         if (await endPageIn(trx, page.id, step, 0)) {
           const after = await uncountPage(trx, batchId);
           status = after.status;

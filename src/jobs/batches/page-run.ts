@@ -58,21 +58,41 @@ export interface PageContext {
    * answer is not kept nor charged (its reservation is refunded): the page is retried.
    */
   throttled?(outcome: Outcome): boolean;
+  /** A crawl's page: its redirects checked as they are followed and where they led. */
+  redirects?: PageRedirects;
 }
+
+/** What a crawl says about one run's redirects (jobs/crawls/crawl-frontier.ts). */
+export interface PageRedirects {
+  /** Before a hop is requested: whether the crawl may go there (robots.txt). */
+  follow(url: URL): Promise<boolean>;
+  /**
+   * An ending when the run's answer is not the crawl's to keep: a hop was refused, or the
+   * redirects led to a URL robots.txt disallows or another page of the crawl has. Such an
+   * answer is not kept nor charged.
+   */
+  landed(outcome: Outcome): Promise<PageEnding | null>;
+}
+
+/** A page's end: its state and, when it did not succeed, why. */
+export type PageEnding = Extract<PageStep, { type: 'end' }>;
 
 /** How the page's turn ended. */
 export type PageStep =
   | {
       type: 'end';
-      state: 'done' | 'failed' | 'cancelled' | 'blocked';
+      state: 'done' | 'failed' | 'cancelled' | 'blocked' | 'redirected';
       errorCode: ErrorCode | null;
       error: string | null;
       /** The batch cannot go on (its account ran out of credits): it fails with this text. */
       stopBatch?: string;
     }
   | { type: 'release'; runAt?: number }
-  /** The target throttled the page: it goes back to the queue (its reservation refunded). */
-  | { type: 'throttled' }
+  /**
+   * The target throttled the page: it goes back to the queue (its reservation refunded);
+   * `retryAfter`: the answer's Retry-After header, as sent.
+   */
+  | { type: 'throttled'; retryAfter?: string }
   /** The lane's job went to another holder: it carries on. */
   | { type: 'lost' };
 
@@ -193,8 +213,10 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
   const { signal } = context;
   let step: PageStep | null = null;
   let kept: StoredPage | null = null;
+  const { redirects } = context;
   await deps.scraper.execute(plan, {
     signal,
+    ...(redirects ? { followRedirect: (url: URL) => redirects.follow(url) } : {}),
     beforeSettle: async (outcome: Outcome) => {
       if (signal.aborted) {
         step = { type: 'release' };
@@ -205,7 +227,8 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
         return null;
       }
       if (context.throttled?.(outcome)) {
-        step = { type: 'throttled' };
+        const retryAfter = outcome.ok ? outcome.result.retryAfter : undefined;
+        step = { type: 'throttled', ...(retryAfter ? { retryAfter } : {}) };
         if (await isSettled(db, plan.requestId)) return null;
         if (!(await context.stillHeld())) {
           step = { type: 'lost' };
@@ -214,6 +237,20 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
         const refund: Outcome = {
           ok: false,
           error: appError('FETCH_FAILED', 'the site asked to slow down'),
+        };
+        return refund;
+      }
+      const elsewhere = context.redirects ? await context.redirects.landed(outcome) : null;
+      if (elsewhere) {
+        step = elsewhere;
+        if (await isSettled(db, plan.requestId)) return null;
+        if (!(await context.stillHeld())) {
+          step = { type: 'lost' };
+          return null;
+        }
+        const refund: Outcome = {
+          ok: false,
+          error: appError('FETCH_FAILED', elsewhere.error ?? 'redirected'),
         };
         return refund;
       }

@@ -5,14 +5,23 @@
  *   per-host concurrency and delay across every crawl and node)
  * - check: robots.txt (robots-rules.ts), unless the crawl opted out (operator's setting)
  * - throttled: a 429 or 503 answer is not kept; the page goes back to the queue and its host
- *   waits, the wait doubling from 1 s to 60 s while the host keeps refusing (3 times a page;
- *   then its answer is the page's result)
+ *   waits, on every node: the answer's Retry-After (seconds or an HTTP date, at most
+ *   MAX_RETRY_AFTER_MS), else a wait doubling from 1 s to 60 s while the host keeps refusing
+ *   (3 times a page; then its answer is the page's result)
+ * - redirects / land: robots.txt is checked on each redirect hop before the fetch engine
+ *   requests it (and on where a render landed); disallowed: the answer is not kept nor
+ *   charged, the page is `blocked`. A page a redirect took to another URL makes that URL join
+ *   the crawl's keys, so the page reached by the redirect and by a link is scraped once (the
+ *   second to end is `redirected`: not kept, not charged, not a page of the crawl); the SSRF
+ *   guard checks every redirect hop in the engines, and every discovered URL when its page
+ *   is reserved
  * - grow: in the page's ending transaction, its links (normalised, crawl-url.ts; let in by
  *   the crawl's options, crawl-options.ts) join the frontier, at most `limit` pages in all;
  *   the result's bytes count against the account's bound, and past it the crawl fails
  */
 import type { Kysely } from 'kysely';
 import type { Batch } from '../../store/batches.js';
+import type { BatchPage } from '../../store/batches-pages.js';
 import {
   addStoredBytes,
   addToFrontier,
@@ -20,15 +29,18 @@ import {
   getCrawl,
   hostBackoff,
   hostRecovered,
+  landRedirect,
   type RunInTransaction,
   requeuePage,
   slowHostDown,
+  stateOfKey,
   takeCrawlPage,
 } from '../../store/crawls.js';
 import type { Dialect } from '../../store/dialect.js';
 import type { Database } from '../../store/schema.js';
 import type { LaneFrontier } from '../batches/lane-job.js';
 import type { StoredPage } from '../batches/page-result.js';
+import type { PageEnding, PageRedirects } from '../batches/page-run.js';
 import { type CrawlOptions, crawlScopeOf } from './crawl-options.js';
 import { normaliseCrawlUrl } from './crawl-url.js';
 import type { RobotsRules } from './robots-rules.js';
@@ -49,6 +61,24 @@ export const THROTTLE_RETRIES = 3;
 const MIN_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 const THROTTLE_STATUSES = new Set([429, 503]);
+/** The longest Retry-After a crawl honours (a host asking for a day waits this long). */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * Retry-After (RFC 9110 10.2.3) in ms from `now`: delay-seconds or an HTTP-date, bounded by
+ * MAX_RETRY_AFTER_MS; null when absent or unreadable.
+ */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  // An HTTP date starts with the day's name (IMF-fixdate, RFC 850, asctime).
+  else if (/^[A-Za-z]{3}/.test(text)) ms = Date.parse(text) - now;
+  else return null;
+  if (!Number.isFinite(ms)) return null;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
+}
 
 export function storageLimitText(bytes: number): string {
   return `Storage limit reached: this account's crawls keep at most ${bytes} bytes of results; the crawl stopped`;
@@ -83,6 +113,14 @@ export function createCrawlFrontier(deps: {
     return entry;
   };
 
+  /** Where a redirect took the page (normalised), or null when it stayed on its URL. */
+  const landingOf = (crawl: KnownCrawl, page: BatchPage, finalUrl: string) => {
+    const ignore = crawl.options.ignoreQueryParameters;
+    const own = normaliseCrawlUrl(page.url, undefined, ignore);
+    const there = normaliseCrawlUrl(finalUrl, undefined, ignore);
+    return there && own && there.key !== own.key ? there : null;
+  };
+
   return {
     async take(batch, lane) {
       const { options } = await crawlOf(batch);
@@ -104,15 +142,70 @@ export function createCrawlFrontier(deps: {
       );
     },
 
-    async check(batch, page) {
+    async check(batch, page, signal) {
       const { options } = await crawlOf(batch);
-      if (options.ignoreRobotsTxt || (await deps.robots.allowed(page.url))) return null;
+      if (options.ignoreRobotsTxt || (await deps.robots.allowed(page.url, signal))) return null;
       return {
         type: 'end',
         state: 'blocked',
         errorCode: null,
         error: 'Blocked by robots.txt',
       };
+    },
+
+    redirects(batch, page, signal): PageRedirects {
+      const robotsBlocked = (url: string): PageEnding => ({
+        type: 'end',
+        state: 'blocked',
+        errorCode: null,
+        error: `Blocked by robots.txt (redirected to ${url})`,
+      });
+      let refused: string | null = null;
+      return {
+        async follow(url) {
+          const { options } = await crawlOf(batch);
+          if (options.ignoreRobotsTxt || (await deps.robots.allowed(url.href, signal))) {
+            return true;
+          }
+          refused = url.href;
+          return false;
+        },
+        async landed(outcome) {
+          if (refused !== null) return robotsBlocked(refused);
+          if (!outcome.ok) return null;
+          const crawl = await crawlOf(batch);
+          const there = landingOf(crawl, page, outcome.result.finalUrl);
+          if (!there) return null;
+          // A render's hops were not asked (Chromium follows them): its landing is checked.
+          const { ignoreRobotsTxt } = crawl.options;
+          if (!ignoreRobotsTxt && !(await deps.robots.allowed(there.url, signal))) {
+            return robotsBlocked(there.url);
+          }
+          const other = await stateOfKey(db, batch.id, there.key, page.id);
+          if (other === null || other === 'queued') return null;
+          return {
+            type: 'end',
+            state: 'redirected',
+            errorCode: null,
+            error: `Redirected to ${there.url}, a page of this crawl already`,
+          };
+        },
+      };
+    },
+
+    async land(trx, batch, page) {
+      if (page.result === null) return 'keep';
+      const stored = JSON.parse(page.result) as StoredPage;
+      if (!stored.ok) return 'keep';
+      const crawl = await crawlOf(batch, trx);
+      const there = landingOf(crawl, page, stored.finalUrl);
+      if (!there) return 'keep';
+      return landRedirect(trx, batch.id, page.id, {
+        url: there.url,
+        normUrl: there.key,
+        host: there.host,
+        depth: page.depth,
+      });
     },
 
     throttled(outcome, page) {
@@ -123,13 +216,15 @@ export function createCrawlFrontier(deps: {
       );
     },
 
-    async requeue(trx, page) {
+    async requeue(trx, page, retryAfter) {
       const host = page.host ?? new URL(page.url).host;
+      const now = Date.now();
       const backoff = Math.min(
         MAX_BACKOFF_MS,
         Math.max(MIN_BACKOFF_MS, (await hostBackoff(trx, host)) * 2),
       );
-      const until = Date.now() + backoff;
+      // The host said how long: that, not our guess (the doubling goes on if it says nothing).
+      const until = now + (retryAfterMs(retryAfter, now) ?? backoff);
       await slowHostDown(trx, host, backoff, until);
       await requeuePage(trx, page.id, until);
     },

@@ -31,8 +31,8 @@ const MEMORY_HOSTS = 256;
 const MAX_CRAWL_DELAY_MS = 30_000;
 
 export interface RobotsRules {
-  /** Whether the crawl may fetch the URL. */
-  allowed(url: string): Promise<boolean>;
+  /** Whether the crawl may fetch the URL (`signal`: the caller stops waiting, e.g. shutdown). */
+  allowed(url: string, signal?: AbortSignal): Promise<boolean>;
   /** The host's Crawl-delay for pagegrab, in ms (0: none or not read yet). */
   crawlDelayMs(host: string): number;
   /** The sitemaps the URL's robots.txt declares (its `Sitemap:` lines). */
@@ -51,10 +51,11 @@ export function createRobotsRules(deps: {
     if (memory.size > MEMORY_HOSTS) memory.delete(memory.keys().next().value as string);
   };
 
-  const read = async (origin: string): Promise<string> => {
+  const read = async (origin: string, signal?: AbortSignal): Promise<string> => {
+    const timeout = AbortSignal.timeout(ROBOTS_TIMEOUT_MS);
     try {
       const document = await deps.fetcher.get(`${origin}/robots.txt`, {
-        signal: AbortSignal.timeout(ROBOTS_TIMEOUT_MS),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
       if (document.status >= 400) return '';
       return document.body.subarray(0, MAX_ROBOTS_BYTES).toString('utf8');
@@ -63,7 +64,7 @@ export function createRobotsRules(deps: {
     }
   };
 
-  const rulesOf = async (url: URL): Promise<Robots> => {
+  const rulesOf = async (url: URL, signal?: AbortSignal): Promise<Robots> => {
     const host = url.host.toLowerCase();
     const now = Date.now();
     const known = memory.get(host);
@@ -75,7 +76,9 @@ export function createRobotsRules(deps: {
       remember(host, entry);
       return entry.robots;
     }
-    const text = await read(url.origin);
+    const text = await read(url.origin, signal);
+    // Stopped while reading: an empty answer is not the host's file, so nothing is kept.
+    signal?.throwIfAborted();
     await saveRobots(deps.db, host, text, now);
     const entry = { robots: robotsParser(robotsUrl, text), at: now };
     remember(host, entry);
@@ -83,9 +86,9 @@ export function createRobotsRules(deps: {
   };
 
   return {
-    async allowed(raw) {
+    async allowed(raw, signal) {
       const url = new URL(raw);
-      const robots = await rulesOf(url);
+      const robots = await rulesOf(url, signal);
       return robots.isAllowed(url.href, CRAWLER_USER_AGENT) !== false;
     },
     async sitemaps(raw) {

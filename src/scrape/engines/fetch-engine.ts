@@ -183,6 +183,9 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         // the next hop sooner would open a second connection.
         await setImmediate();
         url = nextHop(url, location, redirects, maxRedirects, visited, cookies);
+        if (plan.followRedirect && !(await plan.followRedirect(url))) {
+          throw appError('FETCH_FAILED', `redirect to ${url.href} not followed`);
+        }
         continue;
       }
       const declared = Number(headerValue(response.headers, 'content-length'));
@@ -193,12 +196,14 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
       const raw = await readLimited(response.body, limit);
       const bytes = await decompress(raw, headerValue(response.headers, 'content-encoding'), limit);
       const contentType = headerValue(response.headers, 'content-type') ?? null;
+      const retryAfter = headerValue(response.headers, 'retry-after');
       return {
         finalUrl: url.href,
         status: response.statusCode,
         html: decodeBody(bytes, contentType).text,
         contentType,
         via: proxy,
+        ...(retryAfter ? { retryAfter } : {}),
       };
     }
   }

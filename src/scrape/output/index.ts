@@ -88,6 +88,7 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
         finalUrl: snapshot.finalUrl,
         targetStatus: snapshot.status,
         ...(snapshot.used ? { used: snapshot.used } : {}),
+        ...(snapshot.retryAfter ? { retryAfter: snapshot.retryAfter } : {}),
       };
     },
     close: () => pool.close(),

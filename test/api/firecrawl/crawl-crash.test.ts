@@ -1,9 +1,8 @@
 /**
- * Crawls survive their node and spread over nodes: `pagegrab serve` killed with SIGKILL
- * mid-crawl, then started again on the same DATA_DIR, finishes the crawl with every page in
- * the results exactly once and charged exactly once; two nodes on one PostgreSQL share a
- * crawl of 2,000 pages, each page once, and the site never sees more pages at once than the
- * per-host bound (the fixture counts). Driven through the Firecrawl SDK.
+ * Crawls survive their node: `pagegrab serve` killed with SIGKILL mid-crawl, then started
+ * again on the same DATA_DIR, finishes the crawl with every page in the results exactly once
+ * and charged exactly once (two nodes sharing a crawl: crawl-two-nodes.test.ts). Driven
+ * through the Firecrawl SDK.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +12,6 @@ import { after, test } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { openStore } from '../../../src/store/db.js';
 import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
-import { createTestDatabase, pgSkipReason } from '../../helpers/postgres.js';
 import { until } from '../../helpers/until.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import {
@@ -29,8 +27,12 @@ after(async () => {
 
 const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
 
-/** Every page of the tree plus /old/1 (a redirect to /p/1, a page of its own). */
-const expectedPaths = (site: CrawlSite) => [...site.pagePaths(), '/old/1'].sort();
+/** Every page of the tree (/old/1 redirects to /p/1: the same page). */
+const expectedPaths = (site: CrawlSite) => [...site.pagePaths()].sort();
+
+/** Where each result's page was read (metadata.url: after redirects), sorted. */
+const landedPathsOf = (data: { metadata?: { url?: string } }[]) =>
+  data.map((doc) => new URL(String(doc.metadata?.url)).pathname).sort();
 
 async function settledOf(databaseUrl: string | null, dataDir: string, accountId: string) {
   const store = await openStore({ databaseUrl, dataDir });
@@ -97,7 +99,7 @@ test('a crawl survives kill -9 of its node: after a restart every page is in the
   assert.equal(job.status, 'completed');
   const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
   assert.equal(sources.length, new Set(sources).size, 'every page in the results once');
-  assert.deepEqual([...sources].sort(), expectedPaths(site));
+  assert.deepEqual(landedPathsOf(job.data), expectedPaths(site));
   assert.equal(job.total, sources.length);
   await receiver.waitFor(() => {
     const ids = new Set<string>();
@@ -114,68 +116,11 @@ test('a crawl survives kill -9 of its node: after a restart every page is in the
   assert.equal(settled.filter((id) => scrapeIds.has(id)).length, sources.length);
   assert.equal(settled.length, sources.length, 'each page charged once, nothing else');
   assert.equal(job.creditsUsed, sources.length);
-  // Only pages in flight at the kill (at most 4 lanes) may have been loaded again.
+  // Only pages in flight at the kill (at most 4 lanes) may have been loaded again, beside
+  // /old/1 and the second load of /p/1 its redirect makes when both ran at once.
   const loads = [...site.hits.entries()]
     .filter(([path]) => path.startsWith('/p/') || path === '/' || path.startsWith('/old/'))
     .reduce((a, [, n]) => a + n, 0);
-  assert.ok(loads <= sources.length + 1 + 4, `${loads} page loads for ${sources.length} pages`);
+  assert.ok(loads <= sources.length + 2 + 4, `${loads} page loads for ${sources.length} pages`);
   t.diagnostic(`page loads: ${loads} for ${sources.length} pages (${loadsAtKill} before the kill)`);
-});
-
-test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-host bound', {
-  skip: pgSkipReason,
-  timeout: 1_200_000,
-}, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.drop());
-  const site = await startCrawlSite({ pages: 2000, delayMs: 5 });
-  t.after(() => site.close());
-  const env = {
-    DATABASE_URL: database.url,
-    DATA_DIR: '/nonexistent-unused',
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    JOB_LEASE_MS: '5000',
-    JOB_POLL_MS: '50',
-    CRAWL_HOST_CONCURRENCY: '4',
-    LOG_LEVEL: 'warn',
-  };
-  const account = await createAccountWithCli(env, 100_000);
-  const nodes = await Promise.all([spawnServe(env), spawnServe(env)]);
-  servers.push(...nodes);
-  const [a, b] = nodes as [ServeProcess, ServeProcess];
-  const fcA = new Firecrawl({ apiKey: account.apiKey, apiUrl: a.url });
-  const started = await fcA.startCrawl(site.url('/'), {
-    scrapeOptions,
-    maxConcurrency: 10,
-    limit: 5000,
-  });
-
-  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent-unused' });
-  t.after(() => store.close());
-  const holders = new Set<string>();
-  await until(async () => {
-    const rows = await store.db
-      .selectFrom('jobs')
-      .select('locked_by')
-      .where('kind', '=', 'batch-lane')
-      .where('locked_by', 'is not', null)
-      .execute();
-    for (const row of rows) holders.add(String(row.locked_by).split('/')[0] as string);
-    return holders.size >= 2;
-  }, 120_000);
-
-  const fcB = new Firecrawl({ apiKey: account.apiKey, apiUrl: b.url });
-  const job = await finished(fcB, started.id);
-  assert.equal(job.status, 'completed');
-  const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
-  assert.equal(sources.length, new Set(sources).size, 'every page in the results once');
-  assert.deepEqual([...sources].sort(), expectedPaths(site));
-  for (const path of site.pagePaths()) {
-    if (path !== '/p/1') assert.equal(site.hits.get(path), 1, `${path} fetched once`);
-  }
-  assert.ok(site.maxInFlight() <= 4, `at most 4 at once on the host, saw ${site.maxInFlight()}`);
-  t.diagnostic(
-    `most requests at once: ${site.maxInFlight()}; nodes that held lanes: ${holders.size}`,
-  );
-  await Promise.all([a.stop(), b.stop()]);
 });

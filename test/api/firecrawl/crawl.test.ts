@@ -1,15 +1,16 @@
 /**
  * The Firecrawl door's crawl, driven by Firecrawl's own SDK (@mendable/firecrawl-js, v2 and
  * v1) against the real service and generated sites on loopback (test/helpers/crawl-site.ts):
- * a link tree with cycles, fragments, trailing slashes and a redirect scraped once per page;
+ * a link tree with cycles, fragments, trailing slashes and a redirect scraped once per page
+ * (the redirect's target and the direct link to it are one page);
  * the crawl options; robots.txt rules; a sitemap index; a host answering 429; per-host
- * concurrency; webhook events; cancel, errors and active crawls; credits running out.
+ * concurrency; webhook events; cancel, errors and active crawls (credits running out and
+ * Retry-After: crawl-politeness.test.ts, on both databases).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { getAccount } from '../../../src/accounts/account-store.js';
-import { DEFAULTS } from '../../../src/config.js';
 import { purgeBatches } from '../../../src/store/batches.js';
 import { purgeCrawls } from '../../../src/store/crawls.js';
 import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
@@ -53,6 +54,10 @@ function pathsOf(urls: string[]) {
   return urls.map((url) => new URL(url).pathname).sort();
 }
 
+/** Where each result's page was read (metadata.url: after redirects), sorted. */
+const landedPathsOf = (data: { metadata?: object }[]) =>
+  pathsOf(data.map((doc) => String((doc.metadata as { url?: string } | undefined)?.url)));
+
 describe('a crawl of a link tree', () => {
   it('scrapes every page once (cycles, fragments, trailing slashes), never more than the per-host bound at once, and sends its events', async () => {
     const tree = await site({ pages: 40, delayMs: 20 });
@@ -67,12 +72,20 @@ describe('a crawl of a link tree', () => {
     assert.equal(job.status, 'completed');
     const sources = sourcesOf(job.data);
     assert.equal(new Set(sources).size, sources.length, 'each page once in the results');
-    const expected = [...tree.pagePaths(), '/old/1'].sort();
-    assert.deepEqual(pathsOf(sources), expected);
+    // /old/1 redirects to /p/1: one page, whichever the crawl reached first.
+    const expected = [...tree.pagePaths()].sort();
+    assert.deepEqual(landedPathsOf(job.data), expected);
+    const viaRedirect = sources.some((url) => new URL(url).pathname === '/old/1');
+    assert.deepEqual(
+      pathsOf(sources).filter((path) => path === '/old/1' || path === '/p/1'),
+      [viaRedirect ? '/old/1' : '/p/1'],
+    );
     assert.equal(job.total, expected.length);
     assert.equal(job.completed, expected.length);
+    assert.equal(job.creditsUsed, expected.length, 'the page reached twice is charged once');
     for (const path of tree.pagePaths()) {
-      if (path === '/p/1') continue; // also reached through /old/1's redirect
+      // /p/1 is also loaded by /old/1's redirect when both were under way at once.
+      if (path === '/p/1') continue;
       assert.equal(tree.hits.get(path), 1, `${path} fetched once`);
     }
     assert.equal(tree.hits.get('/p/3/'), undefined, 'a trailing slash is the same page');
@@ -96,9 +109,12 @@ describe('a crawl of a link tree', () => {
 
   it('follows the options: limit, maxDiscoveryDepth, includePaths, excludePaths', async () => {
     const tree = await site({ pages: 31 });
+    // Without /old/1: a redirect found to be another page's frees its slot only for links
+    // found after it, so the count would depend on the order pages end in.
     const limited = await fc.crawl(tree.url('/'), {
       scrapeOptions,
       limit: 5,
+      excludePaths: ['^/old/'],
       sitemap: 'skip',
       pollInterval: 1,
       timeout: 120,
@@ -114,8 +130,8 @@ describe('a crawl of a link tree', () => {
       pollInterval: 1,
       timeout: 120,
     });
-    // /p/0 (depth 0), then its links: /, /p/1, /p/2, /old/1 (depth 1).
-    assert.deepEqual(pathsOf(sourcesOf(shallow.data)), ['/', '/old/1', '/p/0', '/p/1', '/p/2']);
+    // /p/0 (depth 0), then its links: /, /p/1, /p/2, /old/1 (depth 1; the same page as /p/1).
+    assert.deepEqual(landedPathsOf(shallow.data), ['/', '/p/0', '/p/1', '/p/2']);
 
     const filtered = await fc.crawl(tree.url('/'), {
       scrapeOptions,
@@ -192,8 +208,7 @@ describe('a host that answers 429', () => {
       timeout: 180,
     });
     assert.equal(job.status, 'completed');
-    const paths = pathsOf(sourcesOf(job.data));
-    assert.deepEqual(paths, ['/', '/old/1', '/p/0', '/p/1']);
+    assert.deepEqual(landedPathsOf(job.data), ['/', '/p/0', '/p/1']);
     for (const doc of job.data) assert.equal(doc.metadata?.statusCode, 200);
     // Each page: one 429, then 200, at least a backoff (1 s) apart.
     for (const path of ['/', '/p/0']) {
@@ -201,7 +216,7 @@ describe('a host that answers 429', () => {
       assert.equal(slow.throttled.get(path)?.length, 1);
     }
     assert.equal(before - (await balance()), job.creditsUsed);
-    assert.equal(job.creditsUsed, 4, 'one credit per page, the 429s refunded');
+    assert.equal(job.creditsUsed, 3, 'one credit per page, the 429s refunded');
   });
 });
 
@@ -236,31 +251,6 @@ describe('cancel, errors, active, paging and other accounts', () => {
     await assert.rejects(() => stranger.getCrawlStatus(started.id), /Job not found/);
   });
 
-  it('fails with a clear error when the credits run out, and keeps what was scraped', async () => {
-    const tree = await site({ pages: 30 });
-    // A page reserves the dearest way it may be loaded (rendered: 15), then is charged 1
-    // (fetched): from 18 credits, 4 pages run and the 5th is refused.
-    const render = DEFAULTS.pricing.baseRender * DEFAULTS.pricing.multipliers.datacenter;
-    const poor = await service.addAccount(render + 3);
-    const client = new Firecrawl({ apiKey: poor.apiKey, apiUrl: service.baseUrl });
-    const job = await client.crawl(tree.url('/'), {
-      scrapeOptions: { ...scrapeOptions, proxy: 'basic' },
-      maxConcurrency: 1,
-      pollInterval: 1,
-      timeout: 120,
-    });
-    assert.equal(job.status, 'failed');
-    assert.equal(job.data.length, 4);
-    assert.equal(job.creditsUsed, 4);
-    const errors = await client.getCrawlErrors(job.id);
-    assert.ok(errors.errors.some((error) => /Insufficient credits/.test(error.error)));
-    assert.equal((await getAccount(service.running.store.db, poor.id))?.credits, render - 1);
-    assert.match(
-      String((await rawStatus(job.id, poor.apiKey)).error ?? ''),
-      /Insufficient credits/,
-    );
-  });
-
   it('v1: crawlUrl, checkCrawlStatus and checkCrawlErrors', async () => {
     const tree = await site({ pages: 6 });
     const v1 = new FirecrawlAppV1({ apiKey: service.apiKey, apiUrl: service.baseUrl });
@@ -272,7 +262,7 @@ describe('cancel, errors, active, paging and other accounts', () => {
     assert.ok(job.success);
     if (!job.success) return;
     assert.equal(job.status, 'completed');
-    assert.deepEqual(pathsOf(sourcesOf(job.data)), [...tree.pagePaths(), '/old/1'].sort());
+    assert.deepEqual(landedPathsOf(job.data), [...tree.pagePaths()].sort());
     const started = await v1.asyncCrawlUrl(tree.url('/p/0'), { limit: 2 });
     assert.ok(started.success && started.id);
     const id = String(started.id);
@@ -331,13 +321,6 @@ describe('bounds and expiry', () => {
     await assert.rejects(() => fc.getCrawlStatus(job.id), /Job not found/);
   });
 });
-
-async function rawStatus(id: string, apiKey: string) {
-  const response = await fetch(`${service.baseUrl}/v2/crawl/${id}`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  return (await response.json()) as { status: string; error?: string };
-}
 
 function eventsOf(id: string) {
   const byId = new Map<string, { type: string; metadata: unknown }>();

@@ -107,6 +107,8 @@ export async function renderOnPage(
       screenshot,
       contentType: final.headers()['content-type'] ?? null,
     };
+    const retryAfter = final.headers()['retry-after'];
+    if (retryAfter) snapshot.retryAfter = retryAfter;
     const produced =
       actions.screenshots.length + actions.snapshots.length + actions.javascriptReturns.length;
     if (produced > 0 || plan.output === 'document') snapshot.actions = actions;
