@@ -224,14 +224,20 @@ export async function countPageEnd(
   return { ended: Number(row.ended), total: Number(row.total), status: row.status };
 }
 
-/** A crawl's page robots.txt disallows leaves the count of its pages; returns the batch after. */
+/**
+ * A crawl's page that is not one of its pages after all (robots.txt disallows it, or it
+ * landed on another page's URL) leaves the count of its pages; what it was charged (a
+ * duplicate found only after its charge) still counts in the crawl's credits, so they equal
+ * what the account paid. Returns the batch after.
+ */
 export async function uncountPage(
   db: Kysely<Database>,
   id: string,
+  credits = 0,
 ): Promise<Pick<Batch, 'ended' | 'total' | 'status'>> {
   const row = await batchTables(db)
     .updateTable('batches')
-    .set((eb) => ({ total: eb('total', '-', 1) }))
+    .set((eb) => ({ total: eb('total', '-', 1), credits_used: eb('credits_used', '+', credits) }))
     .where('id', '=', id)
     .returning(['ended', 'total', 'status'])
     .executeTakeFirstOrThrow();

@@ -296,8 +296,8 @@ async function endStep(
       if (current && (step.state === 'blocked' || step.state === 'redirected')) {
         // robots.txt keeps the crawl from it, or its content is another page's: not a page
         // of the crawl after all.
-        if (await endPageIn(trx, page.id, step, 0)) {
-          const after = await uncountPage(trx, batchId);
+        if (await endPageIn(trx, page.id, step, credits)) {
+          const after = await uncountPage(trx, batchId, credits);
           status = after.status;
           if (status === 'scraping' && after.ended >= after.total) {
             if (await completeBatch(trx, batchId)) {
