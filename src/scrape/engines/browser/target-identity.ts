@@ -1,0 +1,108 @@
+/**
+ * The identity in every target of a page, not only its main frame: dedicated workers
+ * (also those of frames and of other workers) and out-of-process (cross-site) frames.
+ *
+ * Playwright attaches to each of those targets itself, sets the context's user agent there
+ * with client hints it derives from the UA string (no brands: `userAgentData.brands` reads
+ * `[]`), and resumes the target (`Runtime.runIfWaitingForDebugger`) at once. A CDP client of
+ * ours attached to the same target cannot hold it: one session's resume starts it, so our
+ * overrides would race the target's first script. Nor do a page's CDP overrides and init
+ * scripts reach its workers.
+ *
+ * So the two places where Playwright prepares such a target, `_updateUserAgent` and
+ * `_initializeWorker` of its Chromium frame session, are replaced on this page's own
+ * server-side objects (reached through the in-process connection's `toImpl`). Our commands
+ * then go out on the target's own session before Playwright's resume, and CDP runs one
+ * session's commands in order: they are in place before the target runs a line. No other
+ * page and nothing global is touched. These are playwright-core internals (its version is
+ * pinned); if their shape changes, `presentInEveryTarget` throws rather than let renders
+ * show the automation identity (test/scrape/engines/browser/stealth-targets.test.ts).
+ * Chose this over patching playwright-core's files: it needs no install step and the same
+ * internals either way.
+ */
+import type { Page } from 'playwright-core';
+
+/** What each target is given, read when the target appears (the languages change per scrape). */
+export interface TargetIdentity {
+  /** CDP's Emulation.setUserAgentOverride: user agent, Accept-Language, platform, hints. */
+  userAgentOverride: object;
+  locale: string;
+  hardwareConcurrency: number;
+  /** Run in each worker before its own script (page-patches.ts: platform, deviceMemory, WebGL). */
+  workerScript: string;
+}
+
+/** Playwright's CRSession, as far as used here. */
+interface TargetSession {
+  send(method: string, params?: object): Promise<unknown>;
+  _sendMayFail(method: string, params?: object): Promise<unknown>;
+}
+
+/** Playwright's Chromium FrameSession: one per page or out-of-process frame target. */
+interface FrameSession {
+  _client: TargetSession;
+  _updateUserAgent(session?: TargetSession): Promise<void>;
+  _initializeWorker(session: TargetSession, event: unknown): void;
+}
+
+/** Playwright's CRPage: its frame sessions by target id. */
+interface ServerPage {
+  _mainFrameSession: FrameSession;
+  _sessions: Map<string, FrameSession>;
+}
+
+/**
+ * From now on, every out-of-process frame and worker of `page` gets `current()`'s identity
+ * before it runs. Call it right after the page is created (it is then about:blank, with no
+ * other target yet).
+ */
+export function presentInEveryTarget(page: Page, current: () => TargetIdentity): void {
+  const server = serverPageOf(page);
+  presentInFrameSession(server._mainFrameSession, current);
+  const sessions = server._sessions;
+  const set = sessions.set.bind(sessions);
+  // Playwright registers an out-of-process frame's session before initializing it.
+  sessions.set = (targetId, frameSession) => {
+    presentInFrameSession(frameSession, current);
+    return set(targetId, frameSession);
+  };
+}
+
+function presentInFrameSession(frameSession: FrameSession, current: () => TargetIdentity): void {
+  if (
+    typeof frameSession._updateUserAgent !== 'function' ||
+    typeof frameSession._initializeWorker !== 'function'
+  ) {
+    throw new Error(UNSUPPORTED);
+  }
+  // Called for the frame's own target and, since the context has a user agent, for each
+  // worker (`_initializeWorker`), in both cases before the target is resumed.
+  frameSession._updateUserAgent = async (session = frameSession._client) => {
+    const identity = current();
+    void session._sendMayFail('Emulation.setLocaleOverride', { locale: identity.locale });
+    void session._sendMayFail('Emulation.setHardwareConcurrencyOverride', {
+      hardwareConcurrency: identity.hardwareConcurrency,
+    });
+    await session.send('Emulation.setUserAgentOverride', identity.userAgentOverride);
+  };
+  const initializeWorker = frameSession._initializeWorker;
+  frameSession._initializeWorker = (session, event) => {
+    void session._sendMayFail('Runtime.evaluate', { expression: current().workerScript });
+    initializeWorker.call(frameSession, session, event);
+  };
+}
+
+const UNSUPPORTED =
+  "playwright-core's internals changed: workers and frames would show the automation " +
+  'identity (see src/scrape/engines/browser/target-identity.ts)';
+
+function serverPageOf(page: Page): ServerPage {
+  const connection = (page as unknown as { _connection?: { toImpl?: (o: unknown) => unknown } })
+    ._connection;
+  const server = connection?.toImpl?.(page) as { delegate?: Partial<ServerPage> } | undefined;
+  const delegate = server?.delegate;
+  if (!delegate?._mainFrameSession || !(delegate._sessions instanceof Map)) {
+    throw new Error(UNSUPPORTED);
+  }
+  return delegate as ServerPage;
+}
