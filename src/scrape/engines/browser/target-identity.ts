@@ -1,6 +1,7 @@
 /**
  * The identity in every target of a page, not only its main frame: dedicated workers
- * (also those of frames and of other workers) and out-of-process (cross-site) frames.
+ * (also those of frames and of other workers), out-of-process (cross-site) frames and
+ * shared workers.
  *
  * Playwright attaches to each of those targets itself, sets the context's user agent there
  * with client hints it derives from the UA string (no brands: `userAgentData.brands` reads
@@ -20,7 +21,7 @@
  * Chose this over patching playwright-core's files: it needs no install step and the same
  * internals either way.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** What each target is given, read when the target appears (the languages change per scrape). */
 export interface TargetIdentity {
@@ -36,6 +37,17 @@ export interface TargetIdentity {
 interface TargetSession {
   send(method: string, params?: object): Promise<unknown>;
   _sendMayFail(method: string, params?: object): Promise<unknown>;
+}
+
+/** The browser's root CRSession: Target.attachedToTarget arrives here for browser-level targets. */
+interface RootSession {
+  emit(event: string, params: unknown): boolean;
+  createChildSession(sessionId: string): TargetSession;
+}
+
+interface AttachedToTarget {
+  sessionId: string;
+  targetInfo: { type: string; browserContextId?: string };
 }
 
 /** Playwright's Chromium FrameSession: one per page or out-of-process frame target. */
@@ -92,15 +104,73 @@ function presentInFrameSession(frameSession: FrameSession, current: () => Target
   };
 }
 
+/**
+ * Shared workers of the browser's contexts get their context's identity. A shared worker
+ * belongs to the browser, not to a page: Playwright attaches to it at the browser level
+ * and detaches at once, so it would run as Chromium itself (a `HeadlessChrome` user
+ * agent, Chromium's brands, Linux, this host's languages, memory and cores). Instead, the
+ * attach event of a shared worker of a registered context is taken over: its session gets
+ * the overrides and the worker script before it is resumed, and stays attached, since CDP
+ * drops a session's overrides when it detaches. Playwright disposes the session when the
+ * worker ends. One per browser.
+ */
+export class SharedWorkerIdentities {
+  private readonly contexts = new Map<string, () => TargetIdentity>();
+
+  constructor(browser: Browser) {
+    const root = implOf<{ _session?: RootSession }>(browser)?._session;
+    if (typeof root?.emit !== 'function' || typeof root.createChildSession !== 'function') {
+      throw new Error(UNSUPPORTED);
+    }
+    const emit = root.emit;
+    root.emit = (event, params) => {
+      if (event === 'Target.attachedToTarget' && this.present(root, params as AttachedToTarget)) {
+        return true;
+      }
+      return emit.call(root, event, params);
+    };
+  }
+
+  /** Shared workers of `context` get `current()`'s identity until the returned stop is called. */
+  add(context: BrowserContext, current: () => TargetIdentity): () => void {
+    const id = implOf<{ _browserContextId?: string }>(context)?._browserContextId;
+    if (typeof id !== 'string') throw new Error(UNSUPPORTED);
+    this.contexts.set(id, current);
+    return () => this.contexts.delete(id);
+  }
+
+  private present(root: RootSession, event: AttachedToTarget): boolean {
+    const { targetInfo } = event;
+    if (targetInfo.type !== 'shared_worker' || targetInfo.browserContextId === undefined) {
+      return false;
+    }
+    const current = this.contexts.get(targetInfo.browserContextId);
+    if (!current) return false;
+    const identity = current();
+    const session = root.createChildSession(event.sessionId);
+    void session._sendMayFail('Emulation.setUserAgentOverride', identity.userAgentOverride);
+    void session._sendMayFail('Emulation.setLocaleOverride', { locale: identity.locale });
+    void session._sendMayFail('Emulation.setHardwareConcurrencyOverride', {
+      hardwareConcurrency: identity.hardwareConcurrency,
+    });
+    void session._sendMayFail('Runtime.evaluate', { expression: identity.workerScript });
+    void session._sendMayFail('Runtime.runIfWaitingForDebugger');
+    return true;
+  }
+}
+
 const UNSUPPORTED =
   "playwright-core's internals changed: workers and frames would show the automation " +
   'identity (see src/scrape/engines/browser/target-identity.ts)';
 
+/** The server-side object of a client one (in-process Playwright only). */
+function implOf<T>(client: object): Partial<T> | undefined {
+  const connection = (client as { _connection?: { toImpl?: (o: unknown) => unknown } })._connection;
+  return connection?.toImpl?.(client) as Partial<T> | undefined;
+}
+
 function serverPageOf(page: Page): ServerPage {
-  const connection = (page as unknown as { _connection?: { toImpl?: (o: unknown) => unknown } })
-    ._connection;
-  const server = connection?.toImpl?.(page) as { delegate?: Partial<ServerPage> } | undefined;
-  const delegate = server?.delegate;
+  const delegate = implOf<{ delegate: Partial<ServerPage> }>(page)?.delegate;
   if (!delegate?._mainFrameSession || !(delegate._sessions instanceof Map)) {
     throw new Error(UNSUPPORTED);
   }

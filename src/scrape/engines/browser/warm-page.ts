@@ -24,7 +24,7 @@ import type { ContextNetwork } from './context-network.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
-import { presentInEveryTarget } from './target-identity.js';
+import { presentInEveryTarget, type SharedWorkerIdentities } from './target-identity.js';
 
 /** The languages Chromium is launched with (`--accept-lang` in chromium-process.ts). */
 const BROWSER_LANGUAGES = 'en-US,en';
@@ -73,7 +73,7 @@ export class WarmPage {
   /** Set while the caller's headers or languages are on the page. */
   private identitySet = false;
   /** The languages presented now: the caller's for this scrape, or the identity's. */
-  private languages = '';
+  private languages: string;
   private webSocketsRouted = false;
   /**
    * Set for a sticky session's page (its pool key names the session): its connections to
@@ -82,6 +82,8 @@ export class WarmPage {
    */
   keepConnections = false;
   private readonly failureListeners = new Set<(reason: string) => void>();
+  /** Ends the context's registration for shared workers (target-identity.ts). */
+  private stopSharedWorkers: () => void = () => {};
 
   private constructor(
     readonly key: string,
@@ -92,10 +94,12 @@ export class WarmPage {
     readonly network: ContextNetwork,
     /** The Chrome this context is (user agent, client hints, languages, time zone). */
     readonly identity: ChromeIdentity,
-  ) {}
+  ) {
+    this.languages = identity.languages.join(',');
+  }
 
   static async create(
-    browser: Browser,
+    { browser, sharedWorkers }: { browser: Browser; sharedWorkers: SharedWorkerIdentities },
     key: string,
     network: ContextNetwork,
     settings: WarmPageSettings,
@@ -113,12 +117,14 @@ export class WarmPage {
         network.release();
         throw error;
       });
+    let stopSharedWorkers = () => {};
     try {
       const patches = pagePatchesScript({
         webglVendor: identity.webgl.vendor,
         webglRenderer: identity.webgl.renderer,
         deviceMemory: DEVICE_MEMORY,
         platform: identity.platform,
+        userAgent: identity.userAgent,
         desktopScreen: !profile.mobile,
       });
       // Before the first page, so that it runs in every document of the context.
@@ -126,12 +132,15 @@ export class WarmPage {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       const warm = new WarmPage(key, context, page, cdp, network, identity);
-      presentInEveryTarget(page, () => ({
+      const targetIdentity = () => ({
         userAgentOverride: warm.userAgentOverride(),
         locale: identity.locale,
         hardwareConcurrency: HARDWARE_CONCURRENCY,
         workerScript: patches,
-      }));
+      });
+      presentInEveryTarget(page, targetIdentity);
+      stopSharedWorkers = sharedWorkers.add(context, targetIdentity);
+      warm.stopSharedWorkers = stopSharedWorkers;
       await warm.wire(settings);
       await warm.presentIdentity(null);
       await cdp.send('Emulation.setLocaleOverride', { locale: identity.locale });
@@ -140,6 +149,7 @@ export class WarmPage {
       });
       return warm;
     } catch (error) {
+      stopSharedWorkers();
       await context.close().catch(() => {});
       network.release();
       throw error;
@@ -334,6 +344,7 @@ export class WarmPage {
 
   async close(): Promise<void> {
     this.policy = null;
+    this.stopSharedWorkers();
     await this.context.close().catch(() => {});
     this.network.release();
   }

@@ -23,6 +23,11 @@ export interface PagePatchSettings {
    * does not reach a worker's navigator (it reports this host's `Linux x86_64`).
    */
   platform: string;
+  /**
+   * navigator.userAgent and appVersion in workers. A shared worker starts with the
+   * browser's own (`HeadlessChrome` on Linux) whatever its session is told later.
+   */
+  userAgent: string;
   /** Patch the screen and the window frame (desktop only: a phone's screen is its viewport). */
   desktopScreen: boolean;
 }
@@ -59,7 +64,12 @@ const PATCHES = `(settings) => {
   for (const api of ['Navigator', 'WorkerNavigator']) {
     if (globalThis[api]) replaceGetter(globalThis[api].prototype, 'deviceMemory', () => settings.deviceMemory);
   }
-  if (globalThis.WorkerNavigator) replaceGetter(WorkerNavigator.prototype, 'platform', () => settings.platform);
+  if (globalThis.WorkerNavigator) {
+    const worker = WorkerNavigator.prototype;
+    replaceGetter(worker, 'platform', () => settings.platform);
+    replaceGetter(worker, 'userAgent', () => settings.userAgent);
+    replaceGetter(worker, 'appVersion', () => settings.userAgent.slice('Mozilla/'.length));
+  }
   if (!settings.desktopScreen || typeof Screen === 'undefined') return;
   const FRAME = 85;
   const TASKBAR = 40;

@@ -1,12 +1,14 @@
 /**
  * The identity holds in every target of a render, not only in its main frame: a dedicated
  * worker, a worker started by that worker, a cross-site frame (another loopback address,
- * so an out-of-process frame under site isolation) and that frame's own worker each read
- * the same brands, platforms, languages, locale, time zone, device memory, cores and WebGL
- * strings as the page, and the identity chosen for the render. Playwright attaches to each
- * of those targets and resumes it itself (target-identity.ts); before the fix a worker read
- * `brands: []`, `Linux x86_64`, this host's memory and cores, and the browser's languages.
- * Requests a worker sends carry the same client hints as the page's.
+ * so an out-of-process frame under site isolation), that frame's own worker and a shared
+ * worker each read the same user agent, brands, platforms, languages, locale, time zone,
+ * device memory, cores and WebGL strings as the page, and the identity chosen for the
+ * render. Playwright attaches to each of those targets and resumes it itself
+ * (target-identity.ts); before the fix a worker read `brands: []`, `Linux x86_64`, this
+ * host's memory and cores and the browser's languages, the cross-site frame Chromium's
+ * brands, and the shared worker a `HeadlessChrome` user agent. Requests the workers send
+ * carry the page's user agent and languages.
  */
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -30,6 +32,7 @@ const PROBE = `async function probe() {
   }
   return {
     userAgent: navigator.userAgent,
+    appVersion: navigator.appVersion,
     brands: navigator.userAgentData.brands.map((b) => b.brand + '/' + b.version),
     fullVersionList: hints.fullVersionList.map((b) => b.brand + '/' + b.version),
     uaPlatform: navigator.userAgentData.platform,
@@ -55,6 +58,13 @@ fetch('/worker-request?from=' + encodeURIComponent(self.name)).then(() => probe(
   nested.onmessage = (event) => postMessage({ worker: own, ...event.data });
 });`;
 
+/** A shared worker: it reports to each page that connects. */
+const SHARED_WORKER = `${PROBE}
+onconnect = (event) => {
+  const port = event.ports[0];
+  fetch('/worker-request?from=sharedWorker').then(() => probe()).then((sharedWorker) => port.postMessage({ sharedWorker }));
+};`;
+
 /** Collects every target's probe into `#probe` as JSON, then adds `#probe-done`. */
 function pageHtml(frameOrigin: string): string {
   return `<!doctype html><html><head><title>Targets</title></head><body>
@@ -62,7 +72,7 @@ function pageHtml(frameOrigin: string): string {
 <pre id="probe"></pre>
 <script>
 ${PROBE}
-const EXPECTED = ['page', 'worker', 'nestedWorker', 'frame', 'frameWorker'];
+const EXPECTED = ['page', 'worker', 'nestedWorker', 'frame', 'frameWorker', 'sharedWorker'];
 const results = {};
 const add = (found) => {
   Object.assign(results, found);
@@ -75,6 +85,7 @@ const add = (found) => {
 };
 probe().then((page) => add({ page }));
 new Worker('/probe-worker.js', { name: 'worker' }).onmessage = (event) => add(event.data);
+new SharedWorker('/probe-shared.js').port.onmessage = (event) => add(event.data);
 window.addEventListener('message', (event) => add(event.data));
 const frame = document.createElement('iframe');
 frame.src = '${frameOrigin}/probe-frame';
@@ -90,6 +101,7 @@ new Worker('/probe-worker.js', { name: 'frameWorker' }).onmessage = (event) => p
 
 interface TargetProbe {
   userAgent: string;
+  appVersion: string;
   brands: string[];
   fullVersionList: string[];
   uaPlatform: string;
@@ -105,7 +117,7 @@ interface TargetProbe {
   webgl: [string, string] | string | null;
 }
 
-const TARGETS = ['page', 'worker', 'nestedWorker', 'frame', 'frameWorker'] as const;
+const TARGETS = ['page', 'worker', 'nestedWorker', 'frame', 'frameWorker', 'sharedWorker'] as const;
 type Probes = Record<(typeof TARGETS)[number], TargetProbe>;
 
 let site: FixtureSite;
@@ -121,6 +133,10 @@ before(async () => {
     each.route('/probe-worker.js', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end(WORKER);
+    });
+    each.route('/probe-shared.js', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(SHARED_WORKER);
     });
     each.route('/worker-request', (req, res) => {
       workerRequests.push(req.headers);
@@ -167,6 +183,7 @@ function assertOneIdentity(
   const major = /Chrome\/(\d+)\./.exec(page.userAgent)?.[1];
   assert.ok(major, page.userAgent);
   assert.match(page.userAgent, /\(Windows NT 10\.0; Win64; x64\)/);
+  assert.equal(page.appVersion, page.userAgent.slice('Mozilla/'.length));
   assert.ok(page.brands.includes(`Google Chrome/${major}`), page.brands.join());
   assert.equal(page.uaPlatform, 'Windows');
   assert.equal(page.platform, 'Win32');
@@ -184,12 +201,13 @@ function assertOneIdentity(
   // Requests from the workers carry the page's user agent and languages. Chromium sends no
   // client hints from a dedicated worker (a plain Chromium without any override does not
   // either), so if a Sec-CH-UA ever appears it must name Google Chrome.
-  assert.equal(workerRequests.length, 3, 'one request from each worker');
+  assert.equal(workerRequests.length, 4, 'one request from each worker');
   for (const headers of workerRequests) {
     assert.equal(headers['user-agent'], page.userAgent);
     assert.equal(headers['accept-language'], acceptLanguage(expected.languages));
     const hints = headers['sec-ch-ua'];
-    if (hints !== undefined) assert.match(String(hints), new RegExp(`"Google Chrome";v="${major}"`));
+    if (hints !== undefined)
+      assert.match(String(hints), new RegExp(`"Google Chrome";v="${major}"`));
   }
 }
 
