@@ -15,13 +15,14 @@
  * server-side objects (reached through the in-process connection's `toImpl`). Our commands
  * then go out on the target's own session before Playwright's resume, and CDP runs one
  * session's commands in order: they are in place before the target runs a line. No other
- * page and nothing global is touched. These are playwright-core internals (its version is
- * pinned); if their shape changes, `presentInEveryTarget` throws rather than let renders
- * show the automation identity (test/scrape/engines/browser/stealth-targets.test.ts).
+ * page and nothing global is touched. These are playwright-core internals
+ * (playwright-internals.ts); if their shape changes, `presentInEveryTarget` throws rather
+ * than let renders show the automation identity (stealth-targets.test.ts).
  * Chose this over patching playwright-core's files: it needs no install step and the same
  * internals either way.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type CdpSession, implOf, internalsChanged, serverPageOf } from './playwright-internals.js';
 
 /** What each target is given, read when the target appears (the languages change per scrape). */
 export interface TargetIdentity {
@@ -33,11 +34,7 @@ export interface TargetIdentity {
   workerScript: string;
 }
 
-/** Playwright's CRSession, as far as used here. */
-interface TargetSession {
-  send(method: string, params?: object): Promise<unknown>;
-  _sendMayFail(method: string, params?: object): Promise<unknown>;
-}
+type TargetSession = CdpSession;
 
 /** The browser's root CRSession: Target.attachedToTarget arrives here for browser-level targets. */
 interface RootSession {
@@ -57,12 +54,6 @@ interface FrameSession {
   _initializeWorker(session: TargetSession, event: unknown): void;
 }
 
-/** Playwright's CRPage: its frame sessions by target id. */
-interface ServerPage {
-  _mainFrameSession: FrameSession;
-  _sessions: Map<string, FrameSession>;
-}
-
 /**
  * From now on, every out-of-process frame and worker of `page` gets `current()`'s identity
  * before it runs. Call it right after the page is created (it is then about:blank, with no
@@ -70,8 +61,11 @@ interface ServerPage {
  */
 export function presentInEveryTarget(page: Page, current: () => TargetIdentity): void {
   const server = serverPageOf(page);
-  presentInFrameSession(server._mainFrameSession, current);
-  const sessions = server._sessions;
+  if (!server?._mainFrameSession || !(server._sessions instanceof Map)) {
+    throw new Error(UNSUPPORTED);
+  }
+  presentInFrameSession(server._mainFrameSession as FrameSession, current);
+  const sessions = server._sessions as Map<string, FrameSession>;
   const set = sessions.set.bind(sessions);
   // Playwright registers an out-of-process frame's session before initializing it.
   sessions.set = (targetId, frameSession) => {
@@ -159,20 +153,7 @@ export class SharedWorkerIdentities {
   }
 }
 
-const UNSUPPORTED =
-  "playwright-core's internals changed: workers and frames would show the automation " +
-  'identity (see src/scrape/engines/browser/target-identity.ts)';
-
-/** The server-side object of a client one (in-process Playwright only). */
-function implOf<T>(client: object): Partial<T> | undefined {
-  const connection = (client as { _connection?: { toImpl?: (o: unknown) => unknown } })._connection;
-  return connection?.toImpl?.(client) as Partial<T> | undefined;
-}
-
-function serverPageOf(page: Page): ServerPage {
-  const delegate = implOf<{ delegate: Partial<ServerPage> }>(page)?.delegate;
-  if (!delegate?._mainFrameSession || !(delegate._sessions instanceof Map)) {
-    throw new Error(UNSUPPORTED);
-  }
-  return delegate as ServerPage;
-}
+const UNSUPPORTED = internalsChanged(
+  'workers and frames would show the automation identity',
+  'target-identity.ts',
+).message;

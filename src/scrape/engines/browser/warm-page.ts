@@ -21,6 +21,7 @@ import type {
 import type { ChromeIdentity, UserAgentMetadata } from '../identity/chrome-identity.js';
 import { pagePatchesScript } from '../identity/page-patches.js';
 import type { ContextNetwork } from './context-network.js';
+import { keepHttpCacheOn } from './http-cache.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
@@ -130,6 +131,7 @@ export class WarmPage {
       // Before the first page, so that it runs in every document of the context.
       await context.addInitScript({ content: patches });
       const page = await context.newPage();
+      keepHttpCacheOn(page);
       const cdp = await context.newCDPSession(page);
       const warm = new WarmPage(key, context, page, cdp, network, identity);
       const targetIdentity = () => ({
@@ -332,6 +334,10 @@ export class WarmPage {
       ),
     );
     await Promise.all(origins.map((origin) => clearSessionStorage(cdp, origin)));
+    // With the cache on (http-cache.ts): turning it off for a moment evicts Blink's
+    // in-memory cache, and clearing empties the HTTP cache.
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
     await cdp.send('Network.clearBrowserCache');
     await context.clearCookies();
     await context.clearPermissions();

@@ -205,6 +205,8 @@ function assertOneIdentity(
   for (const headers of workerRequests) {
     assert.equal(headers['user-agent'], page.userAgent);
     assert.equal(headers['accept-language'], acceptLanguage(expected.languages));
+    assert.equal(headers.pragma, undefined, 'not sent as a hard reload');
+    assert.equal(headers['cache-control'], undefined);
     const hints = headers['sec-ch-ua'];
     if (hints !== undefined)
       assert.match(String(hints), new RegExp(`"Google Chrome";v="${major}"`));
