@@ -13,6 +13,7 @@ import { GUARDED_CHROMIUM_ARGS, launchChromium } from './chromium-process.js';
 import type { ContextNetwork } from './context-network.js';
 import type { ResolvedBrowserOptions } from './options.js';
 import type { ContextProfile } from './page-profile.js';
+import { SharedWorkerIdentities } from './target-identity.js';
 import { WarmPage } from './warm-page.js';
 
 class ManagedBrowser {
@@ -22,10 +23,15 @@ class ManagedBrowser {
   readonly active = new Set<WarmPage>();
   readonly idle: WarmPage[] = [];
 
+  /** Shared workers of this browser's contexts present their context's identity. */
+  readonly sharedWorkers: SharedWorkerIdentities;
+
   constructor(
     readonly browser: Browser,
     readonly pid: number | null,
-  ) {}
+  ) {
+    this.sharedWorkers = new SharedWorkerIdentities(browser);
+  }
 }
 
 export interface BrowserPoolStats {
@@ -83,7 +89,7 @@ export class BrowserPool {
       guardRedirects: !this.options.allowPrivateNetworks,
       operationTimeoutMs: this.options.operationTimeoutMs,
     };
-    const creating = WarmPage.create(managed.browser, key, network(), settings, profile);
+    const creating = WarmPage.create(managed, key, network(), settings, profile);
     const page = await budget.race(creating, this.opCap('creating a page')).catch((error) => {
       void creating.then(
         (p) => p.close(),

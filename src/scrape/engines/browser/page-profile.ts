@@ -62,10 +62,10 @@ export function scaleOf(options: Pick<ScrapeOptions, 'mobile'>): number {
 
 /**
  * The profile's part of `browser.newContext()`'s options. The user agent (Chrome's, never
- * HeadlessChrome's) is set here as well as per page with its client hints (warm-page.ts):
- * Playwright applies the context's to every target, workers and out-of-process frames
- * included. The locale and languages are per page too (CDP), so that Accept-Language
- * carries q-values like Chrome's rather than Playwright's single tag.
+ * HeadlessChrome's) is set here as well as per page with its client hints (warm-page.ts);
+ * workers and out-of-process frames get the page's (target-identity.ts). The locale and
+ * languages are per page too (CDP), so that Accept-Language carries q-values like Chrome's
+ * rather than Playwright's single tag.
  */
 export function contextOptionsOf(
   profile: ContextProfile,

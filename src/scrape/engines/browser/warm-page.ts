@@ -18,15 +18,20 @@ import type {
   Route,
   WebSocketRoute,
 } from 'playwright-core';
-import type { ChromeIdentity } from '../identity/chrome-identity.js';
+import type { ChromeIdentity, UserAgentMetadata } from '../identity/chrome-identity.js';
 import { pagePatchesScript } from '../identity/page-patches.js';
 import type { ContextNetwork } from './context-network.js';
+import { keepHttpCacheOn } from './http-cache.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
+import { presentInEveryTarget, type SharedWorkerIdentities } from './target-identity.js';
 
 /** The languages Chromium is launched with (`--accept-lang` in chromium-process.ts). */
 const BROWSER_LANGUAGES = 'en-US,en';
+/** A person's machine, not this server's two cores and 16 GB (Chrome reports at most 8). */
+const HARDWARE_CONCURRENCY = 8;
+const DEVICE_MEMORY = 8;
 
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
 interface PausedRequest {
@@ -35,6 +40,14 @@ interface PausedRequest {
   request: { url: string };
   resourceType: string;
   frameId: string;
+}
+
+/** CDP's Emulation.setUserAgentOverride parameters (playwright-core does not export its Protocol types). */
+interface UserAgentOverride {
+  userAgent: string;
+  acceptLanguage?: string;
+  platform: string;
+  userAgentMetadata: UserAgentMetadata;
 }
 
 export interface WarmPageSettings {
@@ -60,6 +73,8 @@ export class WarmPage {
   private mainFrameId = '';
   /** Set while the caller's headers or languages are on the page. */
   private identitySet = false;
+  /** The languages presented now: the caller's for this scrape, or the identity's. */
+  private languages: string;
   private webSocketsRouted = false;
   /**
    * Set for a sticky session's page (its pool key names the session): its connections to
@@ -68,6 +83,8 @@ export class WarmPage {
    */
   keepConnections = false;
   private readonly failureListeners = new Set<(reason: string) => void>();
+  /** Ends the context's registration for shared workers (target-identity.ts). */
+  private stopSharedWorkers: () => void = () => {};
 
   private constructor(
     readonly key: string,
@@ -78,10 +95,12 @@ export class WarmPage {
     readonly network: ContextNetwork,
     /** The Chrome this context is (user agent, client hints, languages, time zone). */
     readonly identity: ChromeIdentity,
-  ) {}
+  ) {
+    this.languages = identity.languages.join(',');
+  }
 
   static async create(
-    browser: Browser,
+    { browser, sharedWorkers }: { browser: Browser; sharedWorkers: SharedWorkerIdentities },
     key: string,
     network: ContextNetwork,
     settings: WarmPageSettings,
@@ -99,26 +118,40 @@ export class WarmPage {
         network.release();
         throw error;
       });
+    let stopSharedWorkers = () => {};
     try {
-      // Before the first page, so that it runs in every document of the context.
-      await context.addInitScript({
-        content: pagePatchesScript({
-          webglVendor: identity.webgl.vendor,
-          webglRenderer: identity.webgl.renderer,
-          deviceMemory: 8,
-          desktopScreen: !profile.mobile,
-        }),
+      const patches = pagePatchesScript({
+        webglVendor: identity.webgl.vendor,
+        webglRenderer: identity.webgl.renderer,
+        deviceMemory: DEVICE_MEMORY,
+        platform: identity.platform,
+        userAgent: identity.userAgent,
+        desktopScreen: !profile.mobile,
       });
+      // Before the first page, so that it runs in every document of the context.
+      await context.addInitScript({ content: patches });
       const page = await context.newPage();
+      keepHttpCacheOn(page);
       const cdp = await context.newCDPSession(page);
       const warm = new WarmPage(key, context, page, cdp, network, identity);
+      const targetIdentity = () => ({
+        userAgentOverride: warm.userAgentOverride(),
+        locale: identity.locale,
+        hardwareConcurrency: HARDWARE_CONCURRENCY,
+        workerScript: patches,
+      });
+      presentInEveryTarget(page, targetIdentity);
+      stopSharedWorkers = sharedWorkers.add(context, targetIdentity);
+      warm.stopSharedWorkers = stopSharedWorkers;
       await warm.wire(settings);
       await warm.presentIdentity(null);
       await cdp.send('Emulation.setLocaleOverride', { locale: identity.locale });
-      // A person's machine, not this server's two cores.
-      await cdp.send('Emulation.setHardwareConcurrencyOverride', { hardwareConcurrency: 8 });
+      await cdp.send('Emulation.setHardwareConcurrencyOverride', {
+        hardwareConcurrency: HARDWARE_CONCURRENCY,
+      });
       return warm;
     } catch (error) {
+      stopSharedWorkers();
       await context.close().catch(() => {});
       network.release();
       throw error;
@@ -250,16 +283,21 @@ export class WarmPage {
    * the caller's (comma-separated tags) or else the identity's own.
    */
   async presentIdentity(languages: string | null): Promise<void> {
-    const { identity } = this;
-    const wanted = languages ?? identity.languages.join(',');
-    await this.cdp.send('Emulation.setUserAgentOverride', {
+    this.languages = languages ?? this.identity.languages.join(',');
+    await this.cdp.send('Emulation.setUserAgentOverride', this.userAgentOverride());
+  }
+
+  /** The page's user-agent override, also given to its workers and out-of-process frames. */
+  userAgentOverride(): UserAgentOverride {
+    const { identity, languages } = this;
+    return {
       userAgent: identity.userAgent,
       // The browser's own (CHROMIUM_ARGS' --accept-lang) needs no override, and keeps
       // Accept-Language last as Chrome sends it; an override moves it ahead of Accept.
-      ...(wanted === BROWSER_LANGUAGES ? {} : { acceptLanguage: wanted }),
+      ...(languages === BROWSER_LANGUAGES ? {} : { acceptLanguage: languages }),
       platform: identity.platform,
       userAgentMetadata: identity.metadata,
-    });
+    };
   }
 
   /** Puts the caller's headers and languages on the page until the next reset. */
@@ -296,6 +334,10 @@ export class WarmPage {
       ),
     );
     await Promise.all(origins.map((origin) => clearSessionStorage(cdp, origin)));
+    // With the cache on (http-cache.ts): turning it off for a moment evicts Blink's
+    // in-memory cache, and clearing empties the HTTP cache.
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
     await cdp.send('Network.clearBrowserCache');
     await context.clearCookies();
     await context.clearPermissions();
@@ -308,6 +350,7 @@ export class WarmPage {
 
   async close(): Promise<void> {
     this.policy = null;
+    this.stopSharedWorkers();
     await this.context.close().catch(() => {});
     this.network.release();
   }

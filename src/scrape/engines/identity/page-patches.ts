@@ -1,6 +1,7 @@
 /**
  * What no Chromium switch or CDP call sets, patched in every document before its scripts
- * run (a context init script): the WebGL vendor and renderer (without a GPU Chromium
+ * run (a context init script) and in every worker before its own script
+ * (browser/target-identity.ts): the WebGL vendor and renderer (without a GPU Chromium
  * reports its SwiftShader software rasteriser, a headless tell), `navigator.deviceMemory`
  * (Chrome rounds it to at most 8; this machine's 16 is no real Chrome's) and, on desktop,
  * a screen larger than the window with the window's frame around the page (headless
@@ -17,6 +18,16 @@ export interface PagePatchSettings {
   webglVendor: string;
   webglRenderer: string;
   deviceMemory: number;
+  /**
+   * navigator.platform in workers. A page's comes from CDP's user-agent override, which
+   * does not reach a worker's navigator (it reports this host's `Linux x86_64`).
+   */
+  platform: string;
+  /**
+   * navigator.userAgent and appVersion in workers. A shared worker starts with the
+   * browser's own (`HeadlessChrome` on Linux) whatever its session is told later.
+   */
+  userAgent: string;
   /** Patch the screen and the window frame (desktop only: a phone's screen is its viewport). */
   desktopScreen: boolean;
 }
@@ -53,6 +64,12 @@ const PATCHES = `(settings) => {
   for (const api of ['Navigator', 'WorkerNavigator']) {
     if (globalThis[api]) replaceGetter(globalThis[api].prototype, 'deviceMemory', () => settings.deviceMemory);
   }
+  if (globalThis.WorkerNavigator) {
+    const worker = WorkerNavigator.prototype;
+    replaceGetter(worker, 'platform', () => settings.platform);
+    replaceGetter(worker, 'userAgent', () => settings.userAgent);
+    replaceGetter(worker, 'appVersion', () => settings.userAgent.slice('Mozilla/'.length));
+  }
   if (!settings.desktopScreen || typeof Screen === 'undefined') return;
   const FRAME = 85;
   const TASKBAR = 40;
@@ -71,7 +88,7 @@ const PATCHES = `(settings) => {
   replaceGetter(window, 'outerHeight', () => window.innerHeight + FRAME);
 }`;
 
-/** The init script's source for these settings (`context.addInitScript({ content })`). */
+/** The script's source for these settings (`context.addInitScript({ content })`, or evaluated in a worker). */
 export function pagePatchesScript(settings: PagePatchSettings): string {
   return `(${PATCHES})(${JSON.stringify(settings)});`;
 }

@@ -52,6 +52,16 @@ const PROBE = `<!doctype html><html><body><pre id="out"></pre><script>
 </script></body></html>`;
 
 let site: FixtureSite;
+/** A 1x1 PNG. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const IMAGE_PAGE = `<!doctype html><html><body><img id="img" src="/cacheable.png" width="10" height="10">
+<script>document.getElementById('img').decode().then(() => {
+  const done = document.createElement('p'); done.id = 'done'; done.textContent = 'done'; document.body.append(done);
+});</script></body></html>`;
+
 const engine = createBrowserEngine({ allowPrivateNetworks: true, serviceWorkers: 'allow' });
 
 before(async () => {
@@ -62,6 +72,11 @@ before(async () => {
     res.writeHead(200, { 'content-type': 'text/javascript' });
     res.end("self.addEventListener('fetch', () => {});");
   });
+  site.route('/cacheable.png', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' });
+    res.end(PIXEL);
+  });
+  site.html('/image-page', IMAGE_PAGE);
   site.route('/cacheable', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' });
     res.end('cached');
@@ -116,4 +131,15 @@ test('an origin reached only through a redirect is wiped as well', async () => {
   assert.deepEqual(found.idb, []);
   assert.deepEqual(found.caches, []);
   assert.equal(found.sw, 0);
+});
+
+test('a cacheable image of one request is fetched again by the next (neither cache keeps it)', async () => {
+  // Chromium's HTTP cache is on during renders (http-cache.ts); the reset clears it and
+  // evicts Blink's in-memory cache, so the next request on the same warm page loads the
+  // image from the site again.
+  const hits = site.hits('/cacheable.png');
+  for (let i = 0; i < 2; i += 1) {
+    await engine.render(renderPlan(site.url('/image-page'), { instructions: [{ wait: '#done' }] }));
+  }
+  assert.equal(site.hits('/cacheable.png') - hits, 2);
 });
