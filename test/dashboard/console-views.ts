@@ -13,6 +13,8 @@ export interface Seeded {
   okRequestId: string;
   failedRequestId: string;
   articleUrl: string;
+  /** A finished crawl of the fixture's article (the crawls page and its results). */
+  crawlId: string;
 }
 
 export const ARTICLE = `<!doctype html><html lang="en"><head><title>Console fixture</title></head>
@@ -46,12 +48,35 @@ export async function seedTraffic(
   });
   const workflow = (await created.json()) as { id: string };
   await scrape(base, key, { workflow_id: workflow.id });
+  const crawlId = await finishedCrawl(base, key, `${site.origin}/article`);
   return {
+    crawlId,
     workflowId: workflow.id,
     okRequestId,
     failedRequestId,
     articleUrl: `${site.origin}/article`,
   };
+}
+
+/** Starts a crawl of one page through the Firecrawl door and waits for its end. */
+async function finishedCrawl(base: string, key: string, url: string): Promise<string> {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const started = await fetch(`${base}/v2/crawl`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url, limit: 1, scrapeOptions: { formats: ['markdown'] } }),
+  });
+  const { id } = (await started.json()) as { id: string };
+  // a guard only: the crawl of one loopback page ends in well under a second
+  const giveUp = Date.now() + 60_000;
+  while (Date.now() < giveUp) {
+    const status = (await (await fetch(`${base}/v2/crawl/${id}`, { headers })).json()) as {
+      status: string;
+    };
+    if (status.status !== 'scraping') return id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the seeded crawl ${id} did not end`);
 }
 
 /** Signs the page in as the dashboard would after the form (the key in sessionStorage). */
@@ -144,6 +169,18 @@ export function consoleViews(seeded: Seeded): View[] {
       hash: `#/workflows/${seeded.workflowId}/edit`,
       title: /^Edit Console article · pagegrab$/,
       ready: (p) => p.getByTestId('workflow-form').waitFor(),
+    },
+    {
+      name: 'crawls',
+      hash: '#/crawls',
+      title: /^Crawls · pagegrab$/,
+      ready: (p) => p.getByTestId('crawl-list').waitFor(),
+    },
+    {
+      name: 'crawl',
+      hash: `#/crawls/${encodeURIComponent(seeded.crawlId)}`,
+      title: /^Crawl \S+ · pagegrab$/,
+      ready: (p) => p.getByTestId('crawl-pages').waitFor(),
     },
     {
       name: 'keys',

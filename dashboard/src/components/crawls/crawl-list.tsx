@@ -47,42 +47,44 @@ export function CrawlList({ client }: { client: ApiClient }) {
       ) : crawls.length === 0 ? (
         <p>No crawls yet.</p>
       ) : (
-        <table class="table" data-testid="crawl-list">
-          <thead>
-            <tr>
-              <th scope="col">Site</th>
-              <th scope="col">Status</th>
-              <th scope="col">Pages</th>
-              <th scope="col">Credits</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {crawls.map((crawl) => (
-              <tr key={crawl.id} data-crawl-id={crawl.id}>
-                <td>
-                  <a href={href.crawl(crawl.id)}>{crawl.url}</a>
-                </td>
-                <td>
-                  {crawl.status}
-                  {crawl.error && <div class="error">{crawl.error}</div>}
-                </td>
-                <td>
-                  <progress max={Math.max(1, crawl.total)} value={crawl.completed} />{' '}
-                  {crawl.completed} of {crawl.total}
-                </td>
-                <td>{crawl.creditsUsed}</td>
-                <td>
-                  {crawl.status === 'scraping' && (
-                    <button type="button" onClick={() => void cancel(crawl.id)}>
-                      Cancel
-                    </button>
-                  )}
-                </td>
+        <div class="table-wrap">
+          <table class="table" data-testid="crawl-list">
+            <thead>
+              <tr>
+                <th scope="col">Site</th>
+                <th scope="col">Status</th>
+                <th scope="col">Pages</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {crawls.map((crawl) => (
+                <tr key={crawl.id} data-crawl-id={crawl.id}>
+                  <td>
+                    <a href={href.crawl(crawl.id)}>{crawl.url}</a>
+                  </td>
+                  <td>
+                    {crawl.status}
+                    {crawl.error && <div class="error">{crawl.error}</div>}
+                  </td>
+                  <td>
+                    <progress max={Math.max(1, crawl.total)} value={crawl.completed} />{' '}
+                    {crawl.completed} of {crawl.total}
+                  </td>
+                  <td>{crawl.creditsUsed}</td>
+                  <td>
+                    {crawl.status === 'scraping' && (
+                      <button type="button" onClick={() => void cancel(crawl.id)}>
+                        Cancel
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
