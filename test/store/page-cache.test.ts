@@ -4,46 +4,17 @@
  * is no older than asked; storing the same key again replaces it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openStore, type Store } from '../../src/store/db.js';
 import { readCachedPage, storeCachedPage } from '../../src/store/page-cache.js';
-import { createTestDatabase } from '../helpers/postgres.js';
-
-async function open(
-  engine: 'sqlite' | 'postgres',
-): Promise<{ store: Store; close(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'pagegrab-cache-'));
-    const store = await openStore({ databaseUrl: null, dataDir: dir });
-    return {
-      store,
-      close: async () => {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const database = await createTestDatabase();
-  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent' });
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      await database.drop();
-    },
-  };
-}
+import { openTestStore, type TestStore } from '../helpers/test-store.js';
 
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`page cache (${engine})`, () => {
-    let harness: Awaited<ReturnType<typeof open>> | null = null;
+    let harness: TestStore | null = null;
     after(() => harness?.close());
 
     test('reads back as written, by account, key and age; a second store replaces', async () => {
-      harness ??= await open(engine);
+      harness ??= await openTestStore(engine);
       const { db } = harness.store;
       const t = Date.now();
       const page = {

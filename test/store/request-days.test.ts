@@ -6,9 +6,6 @@
  * `requests`; the migration's fill gives the same rollup from the records alone.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
@@ -22,32 +19,8 @@ import { type RunRecord, saveRunRecord } from '../../src/store/run-records.js';
 import type { Database } from '../../src/store/schema.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 import { sampleRunRecord } from '../helpers/run-record.js';
+import { openTestStore, type TestStore } from '../helpers/test-store.js';
 import { directDayGroups, directTotals } from '../helpers/usage-direct.js';
-
-async function open(
-  engine: 'sqlite' | 'postgres',
-): Promise<{ store: Store; close(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'pagegrab-days-'));
-    const store = await openStore({ databaseUrl: null, dataDir: dir });
-    return {
-      store,
-      close: async () => {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const database = await createTestDatabase();
-  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent' });
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      await database.drop();
-    },
-  };
-}
 
 type Group = Awaited<ReturnType<typeof directDayGroups>>[number];
 
@@ -79,11 +52,11 @@ const sorted = (groups: Group[]) =>
 
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`the overview's rollup (${engine})`, () => {
-    let harness: Awaited<ReturnType<typeof open>> | null = null;
+    let harness: TestStore | null = null;
     after(() => harness?.close());
 
     test('equals a direct aggregate of the records after inserts, settles and retries, and the fill agrees', async () => {
-      harness ??= await open(engine);
+      harness ??= await openTestStore(engine);
       const { store } = harness;
       const { db } = store;
       const save = (record: RunRecord) => store.transact((trx) => saveRunRecord(trx, record));
@@ -211,7 +184,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     test('on PostgreSQL the URL search (q) has its trigram index (pg_trgm, migration 012)', {
       skip: engine === 'sqlite' && 'SQLite has no trigram index: q reads the records',
     }, async () => {
-      harness ??= await open(engine);
+      harness ??= await openTestStore(engine);
       const found = await sql<{ indexdef: string }>`select indexdef from pg_indexes
         where tablename = 'requests' and indexname = 'requests_url_trgm'`.execute(harness.store.db);
       assert.match(found.rows[0]?.indexdef ?? '', /gin \(lower\(url\) gin_trgm_ops\)/);

@@ -4,11 +4,7 @@
  * oldest until it fits its byte budget, and leaves the rest.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { openStore, type Store } from '../../src/store/db.js';
 import { idAtTime } from '../../src/store/request-log.js';
 import {
   purgeRequestResults,
@@ -16,43 +12,18 @@ import {
   resultInfo,
   saveRequestResult,
 } from '../../src/store/request-results.js';
-import { createTestDatabase } from '../helpers/postgres.js';
-
-async function open(
-  engine: 'sqlite' | 'postgres',
-): Promise<{ store: Store; close(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'pagegrab-results-'));
-    const store = await openStore({ databaseUrl: null, dataDir: dir });
-    return {
-      store,
-      close: async () => {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const database = await createTestDatabase();
-  const store = await openStore({ databaseUrl: database.url, dataDir: '/nonexistent' });
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      await database.drop();
-    },
-  };
-}
+import { openTestStore, type TestStore } from '../helpers/test-store.js';
 
 /** An id of the given time, as the service's UUIDv7 ids sort. */
 const idAt = (ms: number, n: number) => idAtTime(ms).replace(/0{12}$/, String(n).padStart(12, '0'));
 
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`kept results (${engine})`, () => {
-    let harness: Awaited<ReturnType<typeof open>> | null = null;
+    let harness: TestStore | null = null;
     after(() => harness?.close());
 
     test('a result reads back as written, only for its account', async () => {
-      harness ??= await open(engine);
+      harness ??= await openTestStore(engine);
       const { db } = harness.store;
       const id = idAt(Date.now(), 1);
       const body = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]);
@@ -65,7 +36,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
 
     test('the purge drops old results, then each account oldest first down to its budget', async () => {
-      harness ??= await open(engine);
+      harness ??= await openTestStore(engine);
       const { db } = harness.store;
       const t = Date.now();
       const kb = Buffer.alloc(1000, 1);
