@@ -8,31 +8,20 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { openStore } from '../../../src/store/db.js';
-import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
+import { startCrawlSite } from '../../helpers/crawl-site.js';
 import { until } from '../../helpers/until.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
+import { createAccountWithCli } from '../../jobs/webhooks/serve-process.js';
 import {
-  createAccountWithCli,
-  type ServeProcess,
-  spawnServe,
-} from '../../jobs/webhooks/serve-process.js';
-
-const servers: ServeProcess[] = [];
-after(async () => {
-  for (const server of servers) if (server.child.exitCode === null) await server.kill();
-});
-
-const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
-
-/** Every page of the tree (/old/1 redirects to /p/1: the same page). */
-const expectedPaths = (site: CrawlSite) => [...site.pagePaths()].sort();
-
-/** Where each result's page was read (metadata.url: after redirects), sorted. */
-const landedPathsOf = (data: { metadata?: { url?: string } }[]) =>
-  data.map((doc) => new URL(String(doc.metadata?.url)).pathname).sort();
+  expectedPaths,
+  finishedCrawl,
+  landedPathsOf,
+  scrapeOptions,
+  startNode,
+} from './crawl-nodes.js';
 
 async function settledOf(databaseUrl: string | null, dataDir: string, accountId: string) {
   const store = await openStore({ databaseUrl, dataDir });
@@ -47,14 +36,6 @@ async function settledOf(databaseUrl: string | null, dataDir: string, accountId:
   } finally {
     await store.close();
   }
-}
-
-async function finished(fc: Firecrawl, id: string) {
-  await until(
-    async () => (await fc.getCrawlStatus(id, { autoPaginate: false })).status !== 'scraping',
-    300_000,
-  );
-  return fc.getCrawlStatus(id);
 }
 
 test('a crawl survives kill -9 of its node: after a restart every page is in the results once and charged once', {
@@ -76,8 +57,7 @@ test('a crawl survives kill -9 of its node: after a restart every page is in the
   const receiver = await startWebhookReceiver({ secret: account.webhookSecret });
   t.after(() => receiver.close());
 
-  const first = await spawnServe(env);
-  servers.push(first);
+  const first = await startNode(env);
   const fc1 = new Firecrawl({ apiKey: account.apiKey, apiUrl: first.url });
   const started = await fc1.startCrawl(site.url('/'), {
     scrapeOptions,
@@ -92,10 +72,9 @@ test('a crawl survives kill -9 of its node: after a restart every page is in the
   await first.kill();
   const loadsAtKill = [...site.hits.values()].reduce((a, b) => a + b, 0);
 
-  const second = await spawnServe(env);
-  servers.push(second);
+  const second = await startNode(env);
   const fc2 = new Firecrawl({ apiKey: account.apiKey, apiUrl: second.url });
-  const job = await finished(fc2, started.id);
+  const job = await finishedCrawl(fc2, started.id, 300_000);
   assert.equal(job.status, 'completed');
   const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
   assert.equal(sources.length, new Set(sources).size, 'every page in the results once');

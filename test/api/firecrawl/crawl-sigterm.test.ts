@@ -8,30 +8,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { startCrawlSite } from '../../helpers/crawl-site.js';
 import { until } from '../../helpers/until.js';
-import {
-  createAccountWithCli,
-  type ServeProcess,
-  spawnServe,
-} from '../../jobs/webhooks/serve-process.js';
-
-const servers: ServeProcess[] = [];
-after(async () => {
-  for (const server of servers) if (server.child.exitCode === null) await server.kill();
-});
-
-const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
-
-async function finished(fc: Firecrawl, id: string) {
-  await until(
-    async () => (await fc.getCrawlStatus(id, { autoPaginate: false })).status !== 'scraping',
-    180_000,
-  );
-  return fc.getCrawlStatus(id);
-}
+import { createAccountWithCli } from '../../jobs/webhooks/serve-process.js';
+import { finishedCrawl, scrapeOptions, startNode } from './crawl-nodes.js';
 
 test('a node with a crawl in progress exits on SIGTERM without waiting for a page in flight; another node completes the crawl', {
   timeout: 600_000,
@@ -50,8 +32,7 @@ test('a node with a crawl in progress exits on SIGTERM without waiting for a pag
     LOG_LEVEL: 'warn',
   };
   const account = await createAccountWithCli(env, 10_000);
-  const first = await spawnServe(env);
-  servers.push(first);
+  const first = await startNode(env);
   const fc1 = new Firecrawl({ apiKey: account.apiKey, apiUrl: first.url });
   const started = await fc1.startCrawl(site.url('/'), { scrapeOptions, maxConcurrency: 4 });
   await until(() => site.stalledOpen() > 0, 120_000);
@@ -63,10 +44,9 @@ test('a node with a crawl in progress exits on SIGTERM without waiting for a pag
   assert.equal(code, 0, `the node exits 0 on SIGTERM: ${first.describe()}`);
   assert.deepEqual(site.abandoned, ['/p/5'], 'the node gave up the page in flight');
 
-  const second = await spawnServe(env);
-  servers.push(second);
+  const second = await startNode(env);
   const fc2 = new Firecrawl({ apiKey: account.apiKey, apiUrl: second.url });
-  const job = await finished(fc2, started.id);
+  const job = await finishedCrawl(fc2, started.id, 180_000);
   assert.equal(job.status, 'completed');
   const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
   assert.equal(sources.length, new Set(sources).size, 'every page in the results once');

@@ -5,39 +5,20 @@
  * with the kill -9 test it came near the runner's 300 s per file on a busy machine.)
  */
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { openStore } from '../../../src/store/db.js';
-import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
+import { startCrawlSite } from '../../helpers/crawl-site.js';
 import { createTestDatabase, pgSkipReason } from '../../helpers/postgres.js';
 import { until } from '../../helpers/until.js';
+import { createAccountWithCli, type ServeProcess } from '../../jobs/webhooks/serve-process.js';
 import {
-  createAccountWithCli,
-  type ServeProcess,
-  spawnServe,
-} from '../../jobs/webhooks/serve-process.js';
-
-const servers: ServeProcess[] = [];
-after(async () => {
-  for (const server of servers) if (server.child.exitCode === null) await server.kill();
-});
-
-const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
-
-/** Every page of the tree (/old/1 redirects to /p/1: the same page). */
-const expectedPaths = (site: CrawlSite) => [...site.pagePaths()].sort();
-
-/** Where each result's page was read (metadata.url: after redirects), sorted. */
-const landedPathsOf = (data: { metadata?: { url?: string } }[]) =>
-  data.map((doc) => new URL(String(doc.metadata?.url)).pathname).sort();
-
-async function finished(fc: Firecrawl, id: string) {
-  await until(
-    async () => (await fc.getCrawlStatus(id, { autoPaginate: false })).status !== 'scraping',
-    280_000,
-  );
-  return fc.getCrawlStatus(id);
-}
+  expectedPaths,
+  finishedCrawl,
+  landedPathsOf,
+  scrapeOptions,
+  startNode,
+} from './crawl-nodes.js';
 
 test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-host bound', {
   skip: pgSkipReason,
@@ -57,8 +38,7 @@ test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-ho
     LOG_LEVEL: 'warn',
   };
   const account = await createAccountWithCli(env, 100_000);
-  const nodes = await Promise.all([spawnServe(env), spawnServe(env)]);
-  servers.push(...nodes);
+  const nodes = await Promise.all([startNode(env), startNode(env)]);
   const [a, b] = nodes as [ServeProcess, ServeProcess];
   const fcA = new Firecrawl({ apiKey: account.apiKey, apiUrl: a.url });
   const started = await fcA.startCrawl(site.url('/'), {
@@ -82,7 +62,7 @@ test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-ho
   }, 120_000);
 
   const fcB = new Firecrawl({ apiKey: account.apiKey, apiUrl: b.url });
-  const job = await finished(fcB, started.id);
+  const job = await finishedCrawl(fcB, started.id, 280_000);
   assert.equal(job.status, 'completed');
   const sources = job.data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname);
   assert.equal(sources.length, new Set(sources).size, 'every page in the results once');
