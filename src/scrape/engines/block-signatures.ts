@@ -23,7 +23,7 @@
  * A 403, 429 or 503 without a signature is the target's own answer (contract 2.14): a 200
  * with `X-Target-Status`, as before.
  */
-import { visibleTextLength } from './needs-javascript.js';
+import { visibleTextLength } from './visible-text.js';
 
 export type BlockSignature =
   | 'cloudflare-challenge'

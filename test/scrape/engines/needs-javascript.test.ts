@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  needsJavascript,
-  visibleTextLength,
-} from '../../../src/scrape/engines/needs-javascript.js';
+import { needsJavascript } from '../../../src/scrape/engines/needs-javascript.js';
 
 const page = (body: string, head = '') =>
   `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -35,26 +32,5 @@ describe('needsJavascript: render a fetched page only when it plainly needs it',
       needsJavascript({ html: '<div id="root"></div>', contentType: 'application/json' }),
       false,
     );
-  });
-});
-
-describe('visibleTextLength: the characters a reader sees', () => {
-  const PAGE = `<html><head><title>Not counted</title><style>p{}</style></head><body>
-    <!-- a comment --><script>var hidden = 1;</script><p>Two  words</p>
-    <svg><text>drawn</text></svg><p>a&amp;b</p><noscript>Enable JavaScript</noscript></body></html>`;
-
-  it('counts the body text with white space collapsed, entities as a space', () => {
-    // "Two words a b": scripts, styles, comments, svg, noscript and the head left out
-    assert.equal(visibleTextLength(PAGE), 'Two words a b'.length);
-    assert.equal(visibleTextLength('  plain   text  '), 'plain text'.length);
-    assert.equal(visibleTextLength('<body><div> </div></body>'), 0);
-  });
-
-  it('stops at the bound it is given, and agrees with the full count below it', () => {
-    assert.equal(visibleTextLength(PAGE, 5), 5);
-    assert.equal(visibleTextLength(PAGE, 100), visibleTextLength(PAGE));
-    const long = `<body>${'<p>word </p>'.repeat(10_000)}</body>`;
-    assert.equal(visibleTextLength(long, 200), 200);
-    assert.ok(visibleTextLength(long) > 40_000);
   });
 });

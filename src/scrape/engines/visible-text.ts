@@ -1,0 +1,38 @@
+/**
+ * How much text a reader would see on a page, read from its HTML without parsing it: what
+ * decides that a fetched page needs JavaScript (needs-javascript.ts) and that an answer is
+ * a short block page or an empty one (block-signatures.ts).
+ */
+
+/** What is not visible text: hidden blocks, comments, tags, entities, runs of white space. */
+const NOT_TEXT =
+  /<(script|style|template|noscript|svg)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<[^>]+>|&[a-z#0-9]+;|\s+/gi;
+const BODY_START = /<body\b[^>]*>/i;
+
+/**
+ * Characters of the page's visible text (white space collapsed, entities counted as a space),
+ * counted up to `atMost`: callers that only compare with a bound stop reading there. One
+ * pass from the body's start tag (the whole page without one) to the end, on the event loop for every fetched page (block detection runs on
+ * each), where rewriting the page five times took about a millisecond.
+ */
+export function visibleTextLength(html: string, atMost = Number.POSITIVE_INFINITY): number {
+  const start = BODY_START.exec(html);
+  const body = start ? html.slice(start.index + start[0].length) : html;
+  let length = 0;
+  let gap = false;
+  let last = 0;
+  const text = (end: number) => {
+    if (end <= last) return;
+    if (gap && length > 0) length++;
+    length += end - last;
+  };
+  NOT_TEXT.lastIndex = 0;
+  for (let m = NOT_TEXT.exec(body); m !== null; m = NOT_TEXT.exec(body)) {
+    text(m.index);
+    if (length >= atMost) return atMost;
+    gap = true;
+    last = NOT_TEXT.lastIndex;
+  }
+  text(body.length);
+  return Math.min(length, atMost);
+}
