@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { FixtureSite } from '../helpers/fixture-site.js';
+import { until } from '../helpers/until.js';
 
 export interface Seeded {
   workflowId: string;
@@ -67,16 +68,12 @@ async function finishedCrawl(base: string, key: string, url: string): Promise<st
     body: JSON.stringify({ url, limit: 1, scrapeOptions: { formats: ['markdown'] } }),
   });
   const { id } = (await started.json()) as { id: string };
+  const status = async () =>
+    ((await (await fetch(`${base}/v2/crawl/${id}`, { headers })).json()) as { status: string })
+      .status;
   // a guard only: the crawl of one loopback page ends in well under a second
-  const giveUp = Date.now() + 60_000;
-  while (Date.now() < giveUp) {
-    const status = (await (await fetch(`${base}/v2/crawl/${id}`, { headers })).json()) as {
-      status: string;
-    };
-    if (status.status !== 'scraping') return id;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the seeded crawl ${id} did not end`);
+  await until(async () => (await status()) !== 'scraping', 60_000);
+  return id;
 }
 
 /** Signs the page in as the dashboard would after the form (the key in sessionStorage). */
