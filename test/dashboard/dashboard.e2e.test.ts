@@ -463,7 +463,10 @@ describe('dashboard', () => {
     assert.equal(await text(rows.nth(0).getByTestId('workflow-credits')), '0');
     assert.match(second, /^Search fixture/);
     assert.doesNotMatch(second, /never/);
-    assert.match(await text(rows.nth(1).getByTestId('workflow-last-status')), /success|failed/);
+    // The last statuses come from the request log, read after the list: wait for them.
+    const lastStatus = rows.nth(1).getByTestId('workflow-last-status');
+    await lastStatus.getByText(/success|failed/).waitFor();
+    assert.match(await text(lastStatus), /success|failed/);
     await shot('16-two-workflows');
   });
 
