@@ -40,6 +40,8 @@ export interface BrowserPoolStats {
   idlePages: number;
   launches: number;
   contextsCreated: number;
+  /** Resets that emptied the page's document without navigating (warm-page.ts). */
+  resetsInPlace: number;
   crashes: number;
   /** Contexts and tabs open in Chromium right now (leak check). */
   openContexts: number;
@@ -54,6 +56,7 @@ export class BrowserPool {
   private closed = false;
   private launches = 0;
   private contextsCreated = 0;
+  private resetsInPlace = 0;
   private crashes = 0;
 
   constructor(private readonly options: ResolvedBrowserOptions) {}
@@ -142,9 +145,14 @@ export class BrowserPool {
       page.uses < this.options.pageReuseLimit &&
       page.requests < this.options.pageRequestLimit;
     if (keep) {
-      const done = withCap(page.reset(), this.options.operationTimeoutMs).catch(() => {
-        page.tainted = true;
-      });
+      const done = withCap(page.reset(), this.options.operationTimeoutMs).then(
+        (how) => {
+          if (how === 'in place') this.resetsInPlace += 1;
+        },
+        () => {
+          page.tainted = true;
+        },
+      );
       this.resetting.set(page, done);
       await done;
     }
@@ -237,6 +245,7 @@ export class BrowserPool {
       idlePages: live.reduce((n, b) => n + b.idle.length, 0),
       launches: this.launches,
       contextsCreated: this.contextsCreated,
+      resetsInPlace: this.resetsInPlace,
       crashes: this.crashes,
       openContexts: live.reduce((n, b) => n + b.browser.contexts().length, 0),
       openPages: live.reduce(

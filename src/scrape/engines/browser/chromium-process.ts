@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { implOf, internalsChanged } from './playwright-internals.js';
 
 /** Measured to work on this Debian Chromium as root; see the report for why each is here. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -38,6 +39,38 @@ export const GUARDED_CHROMIUM_ARGS: readonly string[] = [
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
+/**
+ * Chromium features switched off on top of Playwright's own list. The spare renderer:
+ * Chromium starts a renderer ahead of the next navigation, for the browser context that
+ * navigated last, and throws it away when another context navigates. The warm pool's
+ * contexts take turns, so nearly every render started a renderer nobody used (measured:
+ * 127 renderers for 60 renders on 4 contexts, 8 without the spare; BENCHMARKS.md, issue 16).
+ */
+const DISABLED_FEATURES: readonly string[] = ['SpareRendererForSitePerProcess'];
+
+/**
+ * One `--disable-features` for the launch: Chromium reads only the last such switch, and
+ * Playwright passes its own (features that would break automation), so ours repeats
+ * Playwright's list with ours added. The list is read from Playwright's own default
+ * arguments (the server-side browser type, playwright-internals.ts) so that it follows
+ * playwright-core's version.
+ */
+export function disabledFeaturesArg(): string {
+  const server = implOf<{ _innerDefaultArgs(options: object): string[] }>(chromium);
+  if (typeof server?._innerDefaultArgs !== 'function') {
+    throw internalsChanged('its default launch arguments are out of reach', 'chromium-process.ts');
+  }
+  const prefix = '--disable-features=';
+  const theirs = server
+    ._innerDefaultArgs({ args: [], headless: true })
+    .find((arg) => arg.startsWith(prefix));
+  if (theirs === undefined) {
+    throw internalsChanged('it no longer disables features', 'chromium-process.ts');
+  }
+  const features = theirs.slice(prefix.length).split(',').filter(Boolean);
+  return `${prefix}${[...new Set([...features, ...DISABLED_FEATURES])].join(',')}`;
+}
+
 export async function launchChromium(
   executablePath: string,
   extraArgs: readonly string[],
@@ -46,7 +79,7 @@ export async function launchChromium(
   const before = new Set(browserPids(executablePath));
   const browser = await chromium.launch({
     executablePath,
-    args: [...CHROMIUM_ARGS, ...extraArgs],
+    args: [...CHROMIUM_ARGS, disabledFeaturesArg(), ...extraArgs],
     timeout: timeoutMs,
     // The service owns shutdown; Chromium must not die with the first Ctrl-C before drain.
     handleSIGINT: false,

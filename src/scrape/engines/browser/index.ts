@@ -43,6 +43,8 @@ export interface BrowserPoolStatus {
   /** Browser launches since start (1 + relaunches + retirements). */
   launches: number;
   contextsCreated: number;
+  /** Resets that emptied the page's document without navigating to about:blank. */
+  resetsInPlace: number;
   /** Browsers that exited without being retired. */
   crashes: number;
   /** Contexts and tabs open in Chromium (warm idle ones included): leak check. */
@@ -190,6 +192,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
         idlePages: stats.idlePages,
         launches: stats.launches,
         contextsCreated: stats.contextsCreated,
+        resetsInPlace: stats.resetsInPlace,
         crashes: stats.crashes,
         openContexts: stats.openContexts,
         openPages: stats.openPages,

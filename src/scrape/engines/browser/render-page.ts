@@ -53,7 +53,11 @@ export async function renderOnPage(
   };
   const which = blockerSelection(plan);
   const blockers = anyBlocker(which) ? options.blockers : undefined;
-  await budget.race(page.setViewportSize(settings.window));
+  await budget.race(warm.resume());
+  // Setting the same size again still costs Chromium a resize: only a change is sent.
+  const size = page.viewportSize();
+  if (size?.width !== settings.window.width || size?.height !== settings.window.height)
+    await budget.race(page.setViewportSize(settings.window));
   await budget.race(warm.applyIdentity(requestIdentityOf(plan.options)));
 
   let consent: ConsentHandle | undefined;

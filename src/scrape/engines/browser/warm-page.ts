@@ -76,6 +76,8 @@ export class WarmPage {
   /** The languages presented now: the caller's for this scrape, or the identity's. */
   private languages: string;
   private webSocketsRouted = false;
+  /** Set between an in-place reset and the next render (`emptyInPlace`, `resume`). */
+  private scriptsOff = false;
   /**
    * Set for a sticky session's page (its pool key names the session): its connections to
    * the upstream proxy outlive the reset, so the session's next render leaves through the
@@ -311,8 +313,11 @@ export class WarmPage {
     if (identity.acceptLanguage !== null) await this.presentIdentity(identity.acceptLanguage);
   }
 
-  /** Wipes everything the last request could have left; throws if the page is not clean. */
-  async reset(): Promise<void> {
+  /**
+   * Wipes everything the last request could have left; throws if the page is not clean.
+   * Says whether the document was emptied in place or the page went to about:blank.
+   */
+  async reset(): Promise<'in place' | 'navigated'> {
     this.policy = null;
     const { page, context, cdp } = this;
     if (this.identitySet) {
@@ -321,11 +326,14 @@ export class WarmPage {
       this.identitySet = false;
     }
     for (const other of context.pages()) if (other !== page) await other.close();
-    await page.goto('about:blank');
-    // window.name survives same-site navigations: a classic cross-request channel.
-    await page.evaluate(() => {
-      window.name = '';
-    });
+    const inPlace = await this.emptyInPlace();
+    if (!inPlace) {
+      await page.goto('about:blank');
+      // window.name survives same-site navigations: a classic cross-request channel.
+      await page.evaluate(() => {
+        window.name = '';
+      });
+    }
     const origins = [...this.origins];
     this.origins.clear();
     await Promise.all(
@@ -344,8 +352,68 @@ export class WarmPage {
     await cdp.send('Page.resetNavigationHistory');
     // The next scrape gets its own connections to the upstream proxy (rotation); where
     // Chromium holds them itself the page is retired instead. A session's page keeps them.
-    if (this.keepConnections) return;
-    if (!this.network.recycle()) this.tainted = true;
+    if (!this.keepConnections && !this.network.recycle()) this.tainted = true;
+    return inPlace ? 'in place' : 'navigated';
+  }
+
+  /**
+   * Ends the last document's activity without navigating, or returns false when that is not
+   * enough and the page must go to about:blank. A navigation to about:blank costs a whole
+   * page load in Chromium (about 45 ms of CPU, as much as a small page's own: BENCHMARKS.md,
+   * issue 16), so the common case empties the document where it is instead: loads stopped
+   * (`window.stop()` aborts its fetches), timers cleared, the document replaced by an empty
+   * one (`document.open()` drops its frames and its window's and document's listeners),
+   * `window.name` emptied, then the page's scripts switched off, so whatever callback was
+   * still due is dropped rather than run after the storage is wiped. `resume()` switches
+   * them on for the next render. Workers outlive `document.open()` and could write storage
+   * after the wipe: a page that has any goes to about:blank, which ends them.
+   */
+  private async emptyInPlace(): Promise<boolean> {
+    if (this.page.workers().length > 0 || (await this.hasOtherWorkers())) return false;
+    const emptied = await this.page
+      .evaluate(() => {
+        window.stop();
+        const last = window.setTimeout(() => {}, 0);
+        for (let id = 0; id <= last; id++) {
+          window.clearTimeout(id);
+          window.clearInterval(id);
+        }
+        document.open(); // throws in XML documents: those take the navigation
+        document.close();
+        window.name = '';
+        return true;
+      })
+      .catch(() => false);
+    if (!emptied) return false;
+    await this.cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    this.scriptsOff = true;
+    return true;
+  }
+
+  /** Shared or service workers of this context (they outlive the page's document). */
+  private async hasOtherWorkers(): Promise<boolean> {
+    const { targetInfos } = await this.cdp.send('Target.getTargets');
+    const contextId = await this.contextId();
+    return targetInfos.some(
+      (t) =>
+        t.browserContextId === contextId &&
+        (t.type === 'shared_worker' || t.type === 'service_worker'),
+    );
+  }
+
+  private browserContextId: string | undefined;
+  private async contextId(): Promise<string | undefined> {
+    this.browserContextId ??= (
+      await this.cdp.send('Target.getTargetInfo')
+    ).targetInfo.browserContextId;
+    return this.browserContextId;
+  }
+
+  /** Switches the page's scripts back on after an in-place reset; call before navigating. */
+  async resume(): Promise<void> {
+    if (!this.scriptsOff) return;
+    await this.cdp.send('Emulation.setScriptExecutionDisabled', { value: false });
+    this.scriptsOff = false;
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createBrowserEngine } from '../../../../src/scrape/engines/browser/index.js';
 import { type FixtureSite, startFixtureSite } from '../../../helpers/fixture-site.js';
+import { until } from '../../../helpers/until.js';
 import { renderPlan } from './plan-fixture.js';
 
 const PLANT = `<!doctype html><html><body><p id="out">planting</p><script>
@@ -51,6 +52,45 @@ const PROBE = `<!doctype html><html><body><pre id="out"></pre><script>
 })();
 </script></body></html>`;
 
+/** A page that never stops writing: timers, animation frames, and a late answer's callback. */
+const BUSY = `<!doctype html><html><body><p id="out">busy</p><iframe src="/busy-frame"></iframe><script>
+let n = 0;
+const write = (key) => {
+  n += 1;
+  document.cookie = key + '=' + n + '; max-age=3600; path=/';
+  localStorage.setItem(key, String(n));
+  sessionStorage.setItem(key, String(n));
+};
+setInterval(() => write('interval'), 1);
+const frame = () => { write('frame'); requestAnimationFrame(frame); };
+requestAnimationFrame(frame);
+fetch('/late').then(() => write('late'), () => write('late-failed'));
+addEventListener('pagehide', () => write('pagehide'));
+setTimeout(() => { document.getElementById('out').id = 'done'; }, 50);
+</script></body></html>`;
+const BUSY_FRAME = `<!doctype html><script>setInterval(() => localStorage.setItem('in-frame', '1'), 1);</script>`;
+
+/** A page whose dedicated worker keeps writing to IndexedDB: workers outlive document.open(). */
+const WORKER_PAGE = `<!doctype html><html><body><p id="out">worker</p><script>
+const worker = new Worker('/writer.js');
+worker.onmessage = () => { document.getElementById('out').id = 'done'; };
+</script></body></html>`;
+const WRITER = `let n = 0;
+const open = indexedDB.open('worker-db', 1);
+open.onupgradeneeded = () => open.result.createObjectStore('s');
+open.onsuccess = () => {
+  const db = open.result;
+  postMessage('started');
+  setInterval(() => { n += 1; db.transaction('s', 'readwrite').objectStore('s').put(n, 'n'); }, 1);
+};`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The engine's status once every page is back (a page holds its slot until it is reset). */
+async function settledStatus() {
+  await until(() => engine.status().pagesInUse === 0);
+  return engine.status();
+}
+
 let site: FixtureSite;
 /** A 1x1 PNG. */
 const PIXEL = Buffer.from(
@@ -77,6 +117,19 @@ before(async () => {
     res.end(PIXEL);
   });
   site.html('/image-page', IMAGE_PAGE);
+  site.html('/busy', BUSY);
+  site.html('/busy-frame', BUSY_FRAME);
+  site.route('/late', (_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'late=1; path=/' });
+      res.end('late');
+    }, 1_000);
+  });
+  site.html('/worker-page', WORKER_PAGE);
+  site.route('/writer.js', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/javascript' });
+    res.end(WRITER);
+  });
   site.route('/cacheable', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=3600' });
     res.end('cached');
@@ -142,4 +195,45 @@ test('a cacheable image of one request is fetched again by the next (neither cac
     await engine.render(renderPlan(site.url('/image-page'), { instructions: [{ wait: '#done' }] }));
   }
   assert.equal(site.hits('/cacheable.png') - hits, 2);
+});
+
+test('a page that never stops writing is emptied where it is, and writes nothing after', async () => {
+  // An account of its own: a page of its own, without the service workers of the tests above.
+  const account = { isolationKey: 'busy' };
+  const before = await settledStatus();
+  await engine.render(
+    renderPlan(site.url('/busy'), { instructions: [{ wait: '#done' }] }, account),
+  );
+  // Long enough for the late answer (1 s) and many timer ticks after the reset.
+  await sleep(1_500);
+  const probe = await engine.render(
+    renderPlan(site.url('/probe'), { instructions: [{ wait: '#done' }] }, account),
+  );
+  const after = await settledStatus();
+  assert.equal(after.contextsCreated, before.contextsCreated + 1, 'one warm page for both');
+  // The busy page has no worker: its reset emptied the document without a navigation.
+  assert.ok(after.resetsInPlace > before.resetsInPlace, JSON.stringify(after));
+  const found = JSON.parse(/<pre id="done">(.*?)<\/pre>/.exec(probe.html)?.[1] ?? 'null');
+  assert.equal(found.cookie, '');
+  assert.equal(found.local, 0);
+  assert.equal(found.session, 0);
+  assert.equal(found.name, '');
+});
+
+test('a page whose worker keeps writing goes to about:blank, which ends the worker', async () => {
+  const account = { isolationKey: 'worker' };
+  const before = await settledStatus();
+  await engine.render(
+    renderPlan(site.url('/worker-page'), { instructions: [{ wait: '#done' }] }, account),
+  );
+  const reset = await settledStatus();
+  assert.equal(reset.resetsInPlace, before.resetsInPlace, 'the worker page navigated away');
+  await sleep(500);
+  const probe = await engine.render(
+    renderPlan(site.url('/probe'), { instructions: [{ wait: '#done' }] }, account),
+  );
+  const after = await settledStatus();
+  assert.equal(after.contextsCreated, before.contextsCreated + 1, 'one warm page for both');
+  const found = JSON.parse(/<pre id="done">(.*?)<\/pre>/.exec(probe.html)?.[1] ?? 'null');
+  assert.deepEqual(found.idb, []);
 });
