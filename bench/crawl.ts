@@ -30,6 +30,7 @@ import { parseArgs } from 'node:util';
 import Firecrawl from '@mendable/firecrawl-js';
 import { startChildServer } from './lib/child-server.js';
 import { loadAverage } from './lib/load.js';
+import { machineCpuSeconds } from './lib/machine-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -171,11 +172,12 @@ async function compare(
     let theirs: Rate | null = null;
     const order = round % 2 === 0 ? ['pagegrab', peer] : [peer, 'pagegrab'];
     for (const arm of order) {
+      const cpu0 = machineCpuSeconds();
       if (arm === 'pagegrab')
         ours = await pagegrabCrawl(site.url, pages, concurrency, mode === 'render');
       else theirs = await crawleeCrawl(peer, site.url, concurrency, pages);
       console.log(
-        `[${mode} round ${round + 1}] ${arm}: ${arm === 'pagegrab' ? ours?.pages : theirs?.pages} pages, ${(arm === 'pagegrab' ? rate(ours as Rate) : rate(theirs as Rate)).toFixed(digits)}/s, load ${loadAverage()}`,
+        `[${mode} round ${round + 1}] ${arm}: ${arm === 'pagegrab' ? ours?.pages : theirs?.pages} pages, ${(arm === 'pagegrab' ? rate(ours as Rate) : rate(theirs as Rate)).toFixed(digits)}/s, machine CPU ${(((machineCpuSeconds() - cpu0) * 1000) / ((arm === 'pagegrab' ? ours?.pages : theirs?.pages) ?? 1)).toFixed(1)} ms/page, load ${loadAverage()}`,
       );
     }
     if (!ours || !theirs) throw new Error('an arm did not run');
