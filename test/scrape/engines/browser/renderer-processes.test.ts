@@ -5,7 +5,7 @@
  * Playwright's own `--disable-features` list, which it must keep (Chromium reads the last).
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { processTree } from '../../../../src/scrape/engines/browser/chromium-process.js';
 import { createBrowserEngine } from '../../../../src/scrape/engines/browser/index.js';
