@@ -102,7 +102,7 @@ export async function renderOnPage(
     // The screenshot first: a full page scrolls through lazy content, which the HTML then holds.
     const request = screenshotRequestOf(plan);
     const screenshot = request ? await capture(page, request, budget, settings) : undefined;
-    const html = await budget.race(page.content());
+    const html = await budget.race(warm.html());
     const final: Response = last ?? first;
     const snapshot: PageSnapshot = {
       finalUrl: page.url() || final.url(),

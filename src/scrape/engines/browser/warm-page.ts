@@ -33,6 +33,10 @@ const BROWSER_LANGUAGES = 'en-US,en';
 const HARDWARE_CONCURRENCY = 8;
 const DEVICE_MEMORY = 8;
 
+/** What `page.content()` returns, computed in the page. */
+const READ_HTML = `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') +
+  (document.documentElement ? document.documentElement.outerHTML : '')`;
+
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
 interface PausedRequest {
   requestId: string;
@@ -407,6 +411,33 @@ export class WarmPage {
       await this.cdp.send('Target.getTargetInfo')
     ).targetInfo.browserContextId;
     return this.browserContextId;
+  }
+
+  /**
+   * The page's HTML as `page.content()` gives it (doctype and the root element's outerHTML),
+   * read in an isolated world of our own, where the page's scripts cannot redefine what is
+   * read. `page.content()` first loads Playwright's injected script into each new document
+   * (about 30 ms and as much CPU per page on a small page: BENCHMARKS.md, issue 16); a world
+   * with nothing in it is created in about a millisecond. Falls back to `page.content()`
+   * when the document went away while we read (Playwright retries across navigations).
+   */
+  async html(): Promise<string> {
+    try {
+      const { frameTree } = await this.cdp.send('Page.getFrameTree');
+      const world = await this.cdp.send('Page.createIsolatedWorld', {
+        frameId: frameTree.frame.id,
+        worldName: 'pagegrab-html',
+      });
+      const read = await this.cdp.send('Runtime.evaluate', {
+        contextId: world.executionContextId,
+        expression: READ_HTML,
+        returnByValue: true,
+      });
+      if (read.exceptionDetails || typeof read.result.value !== 'string') throw new Error('unread');
+      return read.result.value;
+    } catch {
+      return this.page.content();
+    }
   }
 
   /** Switches the page's scripts back on after an in-place reset; call before navigating. */

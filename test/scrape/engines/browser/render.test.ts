@@ -28,6 +28,15 @@ before(async () => {
     `<script>alert('a'); confirm('b'); prompt('c');
      window.open('/page'); window.open('/page', '_blank');</script><p id="after">after dialogs</p>`,
   );
+  // A page that redefines, in its own world, what serialising it reads.
+  site.html(
+    '/lies',
+    `<!doctype html><html><head><title>lies</title></head><body><p id="real">real text</p><script>
+     const lie = 'L' + 'IE';
+     Object.defineProperty(Element.prototype, 'outerHTML', { get: () => '<html>' + lie + '</html>' });
+     window.XMLSerializer = function () { this.serializeToString = () => '<!' + lie + '>'; };
+     </script></body></html>`,
+  );
   site.route('/download', (_req, res) => {
     res.writeHead(200, {
       'content-type': 'application/octet-stream',
@@ -47,6 +56,13 @@ test('the rendered HTML contains content injected by JavaScript', async () => {
   assert.match(snapshot.html, /<div id="a">injected-by-js<\/div>/);
   assert.equal(snapshot.status, 200);
   assert.equal(snapshot.screenshot, undefined);
+});
+
+test("the HTML is the page's own even when its scripts redefine serialising", async () => {
+  const snap = await engine.render(renderPlan(site.url('/lies')));
+  assert.match(snap.html, /^<!DOCTYPE html><html><head><title>lies<\/title>/);
+  assert.match(snap.html, /<p id="real">real text<\/p>/);
+  assert.doesNotMatch(snap.html, /LIE/);
 });
 
 test('status and final URL come from the last main-frame response after redirects', async () => {
