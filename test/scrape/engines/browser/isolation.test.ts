@@ -1,6 +1,7 @@
 /**
- * Warm pages are reused across requests (and so across accounts): this proves that nothing
- * one request leaves in the browser is visible to the next one on the same reused page.
+ * Warm pages are reused across an account's requests (the pool's key names the account):
+ * this proves that nothing one request leaves in the browser is visible to the next one on
+ * the same reused page, whether its reset emptied the document in place or navigated.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -126,6 +127,10 @@ before(async () => {
     }, 1_000);
   });
   site.html('/worker-page', WORKER_PAGE);
+  site.route('/referer', (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><pre id="referer">[${req.headers.referer ?? ''}]</pre>`);
+  });
   site.route('/writer.js', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' });
     res.end(WRITER);
@@ -236,4 +241,14 @@ test('a page whose worker keeps writing goes to about:blank, which ends the work
   assert.equal(after.contextsCreated, before.contextsCreated + 1, 'one warm page for both');
   const found = JSON.parse(/<pre id="done">(.*?)<\/pre>/.exec(probe.html)?.[1] ?? 'null');
   assert.deepEqual(found.idb, []);
+});
+
+test('the next render does not send the page left in place as its Referer', async () => {
+  const account = { isolationKey: 'referer' };
+  await engine.render(
+    renderPlan(site.url('/busy'), { instructions: [{ wait: '#done' }] }, account),
+  );
+  await settledStatus();
+  const next = await engine.render(renderPlan(site.url('/referer'), {}, account));
+  assert.match(next.html, /<pre id="referer">\[\]<\/pre>/);
 });
