@@ -75,7 +75,7 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
       if (cls && cls === (topCandidate.attrs.class ?? '')) bonus += topScore * 0.2;
       const score = scores.get(sibling);
       if (score !== undefined && score + bonus >= threshold) append = true;
-      else if (sibling.tag === 'p') {
+      else if (sibling.tag === 'p' || wrapsOneParagraph(sibling)) {
         const length = stats.of(sibling).length;
         const density = stats.linkDensity(sibling);
         if (length > 80 && density < 0.25) append = true;
@@ -180,4 +180,20 @@ function promoteCandidate(
     top = top.parent;
   }
   return top;
+}
+
+/**
+ * A div around one paragraph and nothing else (sites wrap each paragraph, or the lead, in a
+ * div): Readability reduces it to the paragraph, so it joins the article like one.
+ */
+function wrapsOneParagraph(el: ElementNode): boolean {
+  if (el.tag !== 'div') return false;
+  let found = false;
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      if (child.text.trim()) return false;
+    } else if (child.tag === 'p' && !found) found = true;
+    else return false;
+  }
+  return found;
 }

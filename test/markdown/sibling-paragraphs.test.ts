@@ -1,0 +1,49 @@
+/**
+ * Readability's sibling step (extract.ts): beside the best-scoring block, a paragraph of
+ * prose joins the article. A div around one paragraph and nothing else (sites wrap the lead,
+ * or each paragraph, in one) is that paragraph, as Readability reduces it. Pages written for
+ * the test.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { htmlToMarkdown } from '../../src/markdown/index.js';
+
+const URL = 'https://news.example.com/story.html';
+
+const body = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `<p>Paragraph ${i} of the story, with enough words, commas, clauses and detail to be scored as prose by the extractor, which reads it as the body of the article.</p>`,
+).join('');
+
+const page = (lead: string) => `<!doctype html><html><head><title>A story</title></head><body>
+  <div class="layout"><div class="column">
+    ${lead}
+    <div class="textBlock">${body}</div>
+    <div class="links"><a href="/a">Other story one</a> <a href="/b">Other story two</a></div>
+  </div></div></body></html>`;
+
+describe('paragraphs beside the best block', () => {
+  it('joins a lead wrapped in a div of its own', () => {
+    const md = htmlToMarkdown(
+      page(
+        '<div class="leadIn"><p>The lead says in a sentence or two what the story is about, and who is in it.</p></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /The lead says in a sentence/);
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /Other story one/);
+  });
+
+  it('leaves a wrapper with more than the paragraph, or a link-heavy one, to the scores', () => {
+    const md = htmlToMarkdown(
+      page(
+        '<div class="box"><p><a href="/c">A teaser that is only a link to another story on the site, and long enough.</a></p></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /A teaser that is only a link/);
+  });
+});
