@@ -49,3 +49,30 @@ describe('the named text container taken whole', () => {
     assert.doesNotMatch(md, /About me/);
   });
 });
+
+const sentence = (topic: string, i: number) =>
+  `Sentence ${i} about ${topic}, written out at length, with commas, so that it reads as prose.`;
+
+const shopPage = `<!doctype html><html><head><title>A red wine</title></head><body>
+  <header><a href="/">Shop</a></header>
+  <section class="content-main">
+    <div class="product-box"><h1>A red wine</h1>
+      <p>${Array.from({ length: 6 }, (_, i) => sentence('the price and delivery', i)).join(' ')}</p>
+    </div>
+    <div class="tab-menu--product">
+      <div class="tab--header"><a href="#description">Description</a></div>
+      <div class="tab--content">
+        ${Array.from({ length: 5 }, (_, i) => `<p>${Array.from({ length: 3 }, (_, j) => sentence(`the taste of the wine ${i}`, j)).join(' ')}</p>`).join('')}
+      </div>
+    </div>
+  </section>
+  <footer><p>Imprint, terms and conditions.</p></footer></body></html>`;
+
+describe('the named text container taken whole, tabs included', () => {
+  it('keeps the text of a tab panel whose wrapper is named like a menu', () => {
+    const md = htmlToMarkdown(shopPage, URL);
+    assert.match(md, /Sentence 5 about the price/);
+    assert.match(md, /Sentence 2 about the taste of the wine 4/);
+    assert.doesNotMatch(md, /Imprint/);
+  });
+});
