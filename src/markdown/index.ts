@@ -154,14 +154,22 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   }
   // The container the page names as its text (content-hints.ts), scored on its own: taken
   // when it holds at least as much as the scorer found in the whole page (the scorer had
-  // picked a part of it, or a block beside it). A shorter hint is not trusted: templates
-  // often split the story over several named columns and the first one is only a part.
+  // picked a part of it, or a block beside it), counted in all or outside links (a list of
+  // teasers beside the text holds its titles and "read on" links). A shorter hint is not
+  // trusted: templates often split the story over several named columns and the first one
+  // is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
   const hinted = container ? hintedArticle(container, title) : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
-    if (length >= TOO_LITTLE_TEXT && length >= bestLength) chosen = hinted;
+    const ownText = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
+    if (
+      length >= TOO_LITTLE_TEXT &&
+      (length >= bestLength || (best && ownText(hinted, length) >= ownText(best, bestLength)))
+    ) {
+      chosen = hinted;
+    }
   }
   if (!chosen && best && bestLength >= TOO_LITTLE_TEXT) chosen = best;
   if (chosen && container) {
@@ -205,17 +213,27 @@ function cleanedContainer(container: ElementNode, title: string): ElementNode {
   return copy;
 }
 
-/** Extraction restricted to the hinted container. */
+/**
+ * Extraction restricted to the hinted container, retried with fewer heuristics as the
+ * whole page's is: page builders (Elementor and the like) wrap every text block in
+ * "widget" classes, which Readability's class weights read as chrome.
+ */
 function hintedArticle(container: ElementNode, title: string): ElementNode {
-  const scope = createElement('body');
-  scope.children = [cloneElement(container, scope)];
-  const article = grabArticle(scope, title, {
-    stripUnlikely: true,
-    weightClasses: true,
-    cleanConditionally: true,
-  });
-  trimArticle(article);
-  return article;
+  let best: ElementNode | null = null;
+  let bestLength = -1;
+  for (const attempt of ATTEMPTS) {
+    const scope = createElement('body');
+    scope.children = [cloneElement(container, scope)];
+    const article = grabArticle(scope, title, attempt);
+    trimArticle(article);
+    const length = textLength(article);
+    if (length > bestLength) {
+      best = article;
+      bestLength = length;
+    }
+    if (length >= ENOUGH_TEXT) break;
+  }
+  return best ?? createElement('div');
 }
 
 function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {
