@@ -67,7 +67,9 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
   const topScore = scores.get(topCandidate) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const siblings = parent ? elementChildren(parent) : [topCandidate];
+  let beforeTop = true;
   for (const sibling of siblings) {
+    if (sibling === topCandidate) beforeTop = false;
     let append = sibling === topCandidate;
     if (!append) {
       let bonus = 0;
@@ -82,7 +84,7 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
         else if (length > 0 && length < 80 && density === 0 && /\.( |$)/.test(innerText(sibling))) {
           append = true;
         }
-      }
+      } else if (beforeTop && isProseSection(sibling, stats, flags)) append = true;
     }
     if (append) article.children.push(sibling);
   }
@@ -196,4 +198,30 @@ function wrapsOneParagraph(el: ElementNode): boolean {
     else return false;
   }
   return found;
+}
+
+const SECTIONS = new Set(['div', 'section', 'article']);
+
+/**
+ * A block before the best one that holds a paragraph of prose (≥ 150 chars, < 25 % links),
+ * is not mostly links and not named as chrome: templates put the lead or the intro in a
+ * section of its own above the body (a `chapo`, an event's description above its details),
+ * deeper than Readability's sibling step looks (it joins paragraphs and high scorers only).
+ * Blocks after the text are left to the scores: contact notices, agency signatures and
+ * browser warnings sit there, written as prose.
+ */
+function isProseSection(el: ElementNode, stats: TreeStats, flags: ExtractFlags): boolean {
+  if (!SECTIONS.has(el.tag)) return false;
+  if (flags.weightClasses && classWeight(el, flags.commentsAreContent) < 0) return false;
+  if (stats.linkDensity(el) >= 0.25) return false;
+  const hasProse = (node: ElementNode): boolean => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tag === 'p') {
+        if (stats.of(child).length >= 150 && stats.linkDensity(child) < 0.25) return true;
+      } else if (hasProse(child)) return true;
+    }
+    return false;
+  };
+  return hasProse(el);
 }

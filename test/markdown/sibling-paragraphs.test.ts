@@ -47,3 +47,19 @@ describe('paragraphs beside the best block', () => {
     assert.doesNotMatch(md, /A teaser that is only a link/);
   });
 });
+
+const sectioned = `<!doctype html><html><head><title>An event</title></head><body>
+  <div class="layout"><div class="column">
+    <div class="event-intro"><div class="wrapper"><p>The intro says in two sentences what the event is, who it is for, where it takes place and why a visitor should come to it at all this year, and what it costs.</p></div></div>
+    <div class="event-details">${body}</div>
+    <div class="event-contact"><div class="wrapper"><p>When you send us a request through the contact form, we store the details you give us there for the purpose of handling it and for follow-up questions.</p></div></div>
+  </div></div></body></html>`;
+
+describe('sections of prose beside the best block', () => {
+  it('joins an intro in a section of its own before the text, not a notice after it', () => {
+    const md = htmlToMarkdown(sectioned, URL);
+    assert.match(md, /The intro says in two sentences/);
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /contact form/);
+  });
+});
