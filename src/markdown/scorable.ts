@@ -4,7 +4,7 @@
  * text-only divs into paragraphs; and returns the elements whose text gets scored.
  */
 import { createElement, type ElementNode, type Node } from './dom.js';
-import { innerText, textLength } from './measure.js';
+import { innerText, opensParagraph, textLength } from './measure.js';
 
 export interface ExtractFlags {
   stripUnlikely: boolean;
@@ -138,6 +138,8 @@ function isByline(el: ElementNode, match: string): boolean {
   const isMarked =
     el.attrs.rel === 'author' || (el.attrs.itemprop ?? '').includes('author') || BYLINE.test(match);
   if (!isMarked) return false;
+  // a dateline opening the first sentence belongs to it (measure.ts)
+  if (opensParagraph(el)) return false;
   const length = textLength(el);
   return length > 0 && length < 100;
 }

@@ -69,6 +69,17 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.doesNotMatch(md, /Published 3 May|CREDITTEXT|RELATEDTEXT/);
   });
 
+  it('keeps a dateline that opens the first sentence, drops one on its own line', () => {
+    const md = htmlToMarkdown(
+      page(
+        `<p><span class="dateline">KOBE – </span>A total of 6,000 surgical masks have been lost at a hospital, it was learned Tuesday, and the police are investigating.</p>${prose()}<p><span class="dateline">Updated at 10:00 by the desk</span></p>`,
+      ),
+      URL,
+    );
+    assert.match(md, /KOBE – A total of 6,000 surgical masks/);
+    assert.doesNotMatch(md, /Updated at 10:00/);
+  });
+
   it('keeps a date that is part of a sentence', () => {
     const md = htmlToMarkdown(
       page(
