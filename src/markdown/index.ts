@@ -27,6 +27,7 @@ import { resolveNoscript } from './noscript.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
@@ -89,7 +90,7 @@ export function htmlToMarkdown(
     const chosen =
       options.mainContent === false
         ? visibleBody(body)
-        : mainContent(body, doc.title, options.headline === true);
+        : mainContent(body, doc.title, options.headline === true, doc.jsonLd);
     return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
@@ -111,7 +112,7 @@ export function extractMainContent(
     const doc = parseDocument(html);
     resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(body, doc.title, false);
+    const chosen = mainContent(body, doc.title, false, doc.jsonLd);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
@@ -119,12 +120,35 @@ export function extractMainContent(
   }
 }
 
-function mainContent(body: ElementNode, title: string, withHeadline: boolean): ElementNode {
+function mainContent(
+  body: ElementNode,
+  title: string,
+  withHeadline: boolean,
+  jsonLd: readonly string[],
+): ElementNode {
   // the headline is looked for on the page as parsed: extraction removes it
   const headline = withHeadline ? findHeadline(body, title) : '';
-  const content = extractedContent(body, title);
+  let content = extractedContent(body, title);
+  if (jsonLd.length > 0) content = structuredFallback(content, jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
+}
+
+/**
+ * The body the page gives as schema.org data (structured-body.ts), when its markup yields
+ * next to nothing (a page rendered from a script): taken only when the extraction holds
+ * under ENOUGH_TEXT characters and the data at least that and twice the extraction.
+ */
+function structuredFallback(content: ElementNode, jsonLd: readonly string[]): ElementNode | null {
+  const length = textLength(content);
+  if (length >= ENOUGH_TEXT) return null;
+  const html = structuredBody(jsonLd);
+  if (html.length < ENOUGH_TEXT) return null;
+  const data = createElement('div');
+  data.children = parseDocument(html).root.children;
+  for (const child of data.children) child.parent = data;
+  const dataLength = textLength(data);
+  return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
 function extractedContent(body: ElementNode, title: string): ElementNode {
