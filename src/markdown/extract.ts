@@ -92,6 +92,13 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
     const moved = new Set<Node>(article.children);
     parent.children = parent.children.filter((c) => !moved.has(c));
   }
+  const earlier = earlierProse(parent, stats, flags);
+  if (earlier.length > 0) {
+    for (const el of earlier) {
+      if (el.parent) el.parent.children = el.parent.children.filter((c) => c !== el);
+    }
+    article.children = [...earlier, ...article.children];
+  }
   for (const child of article.children) child.parent = article;
   prepareArticle(article, flags);
   return article;
@@ -224,4 +231,38 @@ function isProseSection(el: ElementNode, stats: TreeStats, flags: ExtractFlags):
     return false;
   };
   return hasProse(el);
+}
+
+/** How many wrappers up from the best block's parent earlier prose sections are looked for. */
+const EARLIER_LEVELS = 2;
+
+/**
+ * Prose sections (isProseSection) before the wrappers of the best block's parent, up to
+ * EARLIER_LEVELS levels, in document order. Templates nest the body a level or two deeper
+ * than the lead or abstract above it (a story's lead beside the column that holds the text,
+ * a paper's abstract section before the section the scorer chose).
+ */
+function earlierProse(
+  parent: ElementNode | null,
+  stats: TreeStats,
+  flags: ExtractFlags,
+): ElementNode[] {
+  const out: ElementNode[] = [];
+  let current = parent;
+  for (
+    let level = 0;
+    level < EARLIER_LEVELS && current?.parent && current.tag !== 'body';
+    level++
+  ) {
+    const up: ElementNode = current.parent;
+    if (up.tag === 'body' || up.tag === '#root') break;
+    const found: ElementNode[] = [];
+    for (const sibling of elementChildren(up)) {
+      if (sibling === current) break;
+      if (isProseSection(sibling, stats, flags)) found.push(sibling);
+    }
+    out.unshift(...found);
+    current = up;
+  }
+  return out;
 }

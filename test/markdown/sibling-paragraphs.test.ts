@@ -63,3 +63,35 @@ describe('sections of prose beside the best block', () => {
     assert.doesNotMatch(md, /contact form/);
   });
 });
+
+const nested = (before: string) => `<!doctype html><html><head><title>A story</title></head><body>
+  <div class="layout"><div class="story">
+    ${before}
+    <div class="main-column"><div class="date">3 May 2024</div><div class="textBlock">${body}</div></div>
+    <div class="after-story"><div class="wrapper"><p>When you send us a request through the contact form, we store the details you give us there for the purpose of handling it and for follow-up questions.</p></div></div>
+  </div></div></body></html>`;
+
+describe('sections of prose before the wrappers of the best block', () => {
+  it('joins a lead that sits beside the column holding the text', () => {
+    const md = htmlToMarkdown(
+      nested(
+        '<div class="leader"><div class="inner"><p>The lead says in two sentences what the story is about, who is in it, where it happened and why a reader should care about it at all, and when it will be over.</p></div></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /^The lead says in two sentences/);
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /contact form/);
+  });
+
+  it('leaves a block of links there out', () => {
+    const md = htmlToMarkdown(
+      nested(
+        '<div class="teasers"><div class="inner"><p><a href="/t">A teaser for another story on this site, which is a link from its first word to its last one, and long.</a></p></div></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /A teaser for another story/);
+  });
+});
