@@ -80,6 +80,17 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.doesNotMatch(md, /Updated at 10:00/);
   });
 
+  it("keeps a recipe card's times, drops a date on its own line", () => {
+    const md = htmlToMarkdown(
+      page(
+        `<p><time datetime="2024-05-03">3 May 2024</time></p>${prose()}<div class="recipe-card"><div class="recipe-times">Prep: <time datetime="PT15M">15 – 30 Min</time></div><ul class="recipe-ingredients"><li>200 g flour</li><li>2 eggs</li></ul></div>`,
+      ),
+      URL,
+    );
+    assert.match(md, /15 – 30 Min/);
+    assert.doesNotMatch(md, /3 May 2024/);
+  });
+
   it('keeps a date that is part of a sentence', () => {
     const md = htmlToMarkdown(
       page(
