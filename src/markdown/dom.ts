@@ -22,7 +22,7 @@ export interface ElementNode {
    * without them). Stored on the node so they live and die with one tree; copies made
    * for a retry start without them.
    */
-  memo?: { contentless?: boolean; dataTable?: boolean };
+  memo?: { contentless?: boolean; dataTable?: boolean; prose?: boolean };
 }
 
 export type Node = TextNode | ElementNode;

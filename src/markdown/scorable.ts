@@ -4,7 +4,7 @@
  * text-only divs into paragraphs; and returns the elements whose text gets scored.
  */
 import { createElement, type ElementNode, type Node } from './dom.js';
-import { innerText, opensParagraph, textLength } from './measure.js';
+import { innerText, linkDensity, opensParagraph, textLength } from './measure.js';
 
 export interface ExtractFlags {
   stripUnlikely: boolean;
@@ -101,7 +101,8 @@ export function collectScorable(
         unlikely.test(match) &&
         !MAYBE_CANDIDATE.test(match) &&
         !hasAncestorTag(el, 'table') &&
-        !hasAncestorTag(el, 'code')
+        !hasAncestorTag(el, 'code') &&
+        !(onlyHeaderOrMenu(match, unlikely) && holdsProse(el))
       ) {
         if (flags.used) flags.used.stripUnlikely = true;
         return false;
@@ -212,4 +213,32 @@ function wrapPhrasingRuns(div: ElementNode): void {
     }
   }
   div.children = next;
+}
+
+/**
+ * True when "header" or "menu" are the only unlikely names in `match`. A page's header or
+ * menu holds a logo and links, not paragraphs: such a name around a paragraph of prose is a
+ * CMS module's ("ratgeber-header-module", a card's header) or a tab strip's (`tab-menu`),
+ * and the text is the page's. Other unlikely names (comments, sidebars, footers) keep
+ * stripping, since a comment thread is prose too.
+ */
+function onlyHeaderOrMenu(match: string, unlikely: RegExp): boolean {
+  return !unlikely.test(match.replace(/header|menu/gi, ' '));
+}
+
+/** Holds a paragraph of ≥ 200 chars with < 25 % links. Memoised: wrappers nest. */
+function holdsProse(el: ElementNode): boolean {
+  const known = el.memo?.prose;
+  if (known !== undefined) return known;
+  let result = false;
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (child.tag === 'p') {
+      const length = textLength(child);
+      result = length >= 200 && linkDensity(child, length) < 0.25;
+    } else result = holdsProse(child);
+    if (result) break;
+  }
+  el.memo = { ...el.memo, prose: result };
+  return result;
 }

@@ -95,3 +95,37 @@ describe('sections of prose before the wrappers of the best block', () => {
     assert.doesNotMatch(md, /A teaser for another story/);
   });
 });
+
+const modules = (
+  intro: string,
+) => `<!doctype html><html><head><title>Loan interest</title></head><body>
+  <div class="page-wrapper">
+    <div class="site-header"><a href="/">Loans</a> <a href="/about">About</a></div>
+    ${intro}
+    <div class="module text-module"><div class="container">${body}</div></div>
+  </div></body></html>`;
+
+describe('unlikely names around prose', () => {
+  it('keeps an intro module named "header" that holds a paragraph of prose', () => {
+    const md = htmlToMarkdown(
+      modules(
+        '<div class="guide-header-module"><div class="text"><p>What the interest on a personal loan is made of, how the bank computes it from the amount, the term and your credit standing, and what you can do to lower it before you sign anything, is explained on this page.</p></div></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /What the interest on a personal loan is made of/);
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /About/);
+  });
+
+  it('still strips a header that holds no paragraph of prose', () => {
+    const md = htmlToMarkdown(
+      modules(
+        '<div class="guide-header-module"><div class="text"><p>Loans made simple, since 2007.</p></div></div>',
+      ),
+      URL,
+    );
+    assert.match(md, /Paragraph 5 of the story/);
+    assert.doesNotMatch(md, /Loans made simple/);
+  });
+});
