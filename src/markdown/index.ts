@@ -219,18 +219,14 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
 }
 
 /**
- * The hinted container whole, cleaned as an extracted article is (Readability's conditional
- * cleaning with class weights, trimArticle) but without choosing a block in it. Readability's
- * unlikely names are not stripped here: inside the container the page names as its text,
- * "menu" or "header" in a class more often names a tab panel or a section's head (a shop's
- * `tab-menu` holding the description) than navigation; named chrome still goes by its
- * negative class weight and trimArticle's named boilerplate.
+ * The hinted container whole, cleaned as an extracted article is (unlikely candidates,
+ * Readability's conditional cleaning, trimArticle) but without choosing a block in it.
  */
 function cleanedContainer(container: ElementNode, title: string): ElementNode {
   const scope = createElement('body');
   const copy = cloneElement(container, scope);
   scope.children = [copy];
-  const flags = { stripUnlikely: false, weightClasses: true, cleanConditionally: true };
+  const flags = { stripUnlikely: true, weightClasses: true, cleanConditionally: true };
   collectScorable(scope, title, flags);
   prepareArticle(copy, flags);
   trimArticle(copy);

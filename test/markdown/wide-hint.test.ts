@@ -27,6 +27,12 @@ const ingredients = Array.from(
   (_, i) => `<li class="recipe-ingredient"><span>${i + 1} spoons of ingredient ${i}</span></li>`,
 ).join('');
 
+const comments = Array.from(
+  { length: 3 },
+  (_, i) =>
+    `<li class="comment"><p>Reader ${i} writes: I baked this cake on Sunday and it came out moist, light and lemony.</p><a href="#reply">Reply</a></li>`,
+).join('');
+
 const page = `<!doctype html><html><head><title>Lemon cake</title></head><body>
   <div class="site"><main class="content"><article class="post">
     <header><h1>Lemon cake</h1></header>
@@ -36,6 +42,7 @@ const page = `<!doctype html><html><head><title>Lemon cake</title></head><body>
         <h3>Steps</h3><ol class="recipe-instructions">${steps}</ol>
       </div>
       <div class="faq"><div class="faq-wrap"><div class="faq-inner"><div class="faq-box-content">${faq}</div></div></div></div>
+      <ol class="comment-list">${comments}</ol>
     </div>
   </article></main>
   <aside class="sidebar"><p>About me: I bake.</p></aside></div></body></html>`;
@@ -47,6 +54,7 @@ describe('the named text container taken whole', () => {
     assert.match(md, /Step 7: mix the ingredients/);
     assert.match(md, /12 spoons of ingredient 11/);
     assert.doesNotMatch(md, /About me/);
+    assert.doesNotMatch(md, /Reader 1 writes/);
   });
 });
 
