@@ -22,7 +22,11 @@ export interface ElementNode {
    * without them). Stored on the node so they live and die with one tree; copies made
    * for a retry start without them.
    */
-  memo?: { contentless?: boolean; dataTable?: boolean; prose?: boolean };
+  memo?: {
+    contentless?: boolean;
+    dataTable?: boolean;
+    figures?: { text: number; links: number; prose: boolean };
+  };
 }
 
 export type Node = TextNode | ElementNode;

@@ -226,19 +226,48 @@ function onlyHeaderOrMenu(match: string, unlikely: RegExp): boolean {
   return !unlikely.test(match.replace(/header|menu/gi, ' '));
 }
 
-/** Holds a paragraph of ≥ 200 chars with < 25 % links. Memoised: wrappers nest. */
+/**
+ * Holds a paragraph of ≥ 200 chars with < 25 % links, and is itself under 30 % links: a
+ * site header's mega menu holds teaser paragraphs too, among many more links.
+ */
 function holdsProse(el: ElementNode): boolean {
-  const known = el.memo?.prose;
-  if (known !== undefined) return known;
-  let result = false;
+  const f = figures(el);
+  return f.prose && f.links < 0.3 * f.text;
+}
+
+interface Figures {
+  /** Non-space characters of text, and of text inside links. */
+  text: number;
+  links: number;
+  /** A paragraph of prose somewhere inside. */
+  prose: boolean;
+}
+
+/** Memoised bottom-up: wrappers named "header" nest, and each is asked. */
+function figures(el: ElementNode): Figures {
+  const known = el.memo?.figures;
+  if (known) return known;
+  const result: Figures = { text: 0, links: 0, prose: false };
   for (const child of el.children) {
-    if (child.type !== 'element') continue;
-    if (child.tag === 'p') {
+    if (child.type === 'text') {
+      result.text += nonSpace(child.text);
+      continue;
+    }
+    const f = figures(child);
+    result.text += f.text;
+    result.links += child.tag === 'a' ? f.text : f.links;
+    if (f.prose) result.prose = true;
+    else if (child.tag === 'p' && !result.prose) {
       const length = textLength(child);
-      result = length >= 200 && linkDensity(child, length) < 0.25;
-    } else result = holdsProse(child);
-    if (result) break;
+      result.prose = length >= 200 && linkDensity(child, length) < 0.25;
+    }
   }
-  el.memo = { ...el.memo, prose: result };
+  el.memo = { ...el.memo, figures: result };
   return result;
+}
+
+function nonSpace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 32) n++;
+  return n;
 }

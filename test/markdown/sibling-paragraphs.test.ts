@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { findFirst, parseDocument } from '../../src/markdown/dom.js';
 import { htmlToMarkdown } from '../../src/markdown/index.js';
+import { collectScorable } from '../../src/markdown/scorable.js';
 
 const URL = 'https://news.example.com/story.html';
 
@@ -127,5 +129,24 @@ describe('unlikely names around prose', () => {
     );
     assert.match(md, /Paragraph 5 of the story/);
     assert.doesNotMatch(md, /Loans made simple/);
+  });
+
+  it('still strips a site header whose mega menu holds a teaser among many links', () => {
+    const links = Array.from(
+      { length: 30 },
+      (_, i) => `<li><a href="/section-${i}">Section number ${i} of the site</a></li>`,
+    ).join('');
+    const teaser =
+      '<p>A teaser in the menu about a service of the office, written as a sentence, with commas, long enough to be a paragraph of prose on its own, which it is not, as the reader will agree after reading it twice.</p>';
+    const html = `<html><body><div class="l-header"><ul>${links}</ul><div class="flyout">${teaser}</div></div><div class="guide-header-module">${teaser}</div></body></html>`;
+    const body = findFirst(parseDocument(html).root, 'body');
+    assert.ok(body);
+    collectScorable(body, 'News', {
+      stripUnlikely: true,
+      weightClasses: true,
+      cleanConditionally: true,
+    });
+    const kept = body.children.filter((c) => c.type === 'element').map((c) => c.attrs.class);
+    assert.deepEqual(kept, ['guide-header-module']);
   });
 });
