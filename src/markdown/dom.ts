@@ -22,7 +22,11 @@ export interface ElementNode {
    * without them). Stored on the node so they live and die with one tree; copies made
    * for a retry start without them.
    */
-  memo?: { contentless?: boolean; dataTable?: boolean };
+  memo?: {
+    contentless?: boolean;
+    dataTable?: boolean;
+    figures?: { text: number; links: number; prose: boolean };
+  };
 }
 
 export type Node = TextNode | ElementNode;
@@ -61,6 +65,8 @@ export interface ParsedDocument {
   title: string;
   /** `<base href>` as written, or null. */
   baseHref: string | null;
+  /** The text of each `<script type="application/ld+json">` (schema.org data), in order. */
+  jsonLd: string[];
 }
 
 /** `tap`, when given, is handed every event of the stream too, dropped elements' included. */
@@ -75,12 +81,16 @@ export function parseDocument(html: string, tap?: TagHandler): ParsedDocument {
   let baseHref: string | null = null;
   let depth = 0;
   let flattened = 0;
+  const jsonLd: string[] = [];
+  // the JSON-LD script being read, null outside one
+  let script: string | null = null;
 
   streamTags(html, {
     onopentag(name, attribs) {
       tap?.onopentag(name, attribs);
       if (name === 'base' && baseHref === null && attribs.href) baseHref = attribs.href;
       if (name === 'title' && !title) inTitle = true;
+      if (name === 'script' && /ld\+json/i.test(attribs.type ?? '')) script = '';
       if (dropDepth > 0) {
         if (name === dropTag) dropDepth++;
         return;
@@ -103,6 +113,7 @@ export function parseDocument(html: string, tap?: TagHandler): ParsedDocument {
     ontext(data) {
       tap?.ontext(data);
       if (inTitle) title += data;
+      if (script !== null) script += data;
       if (dropDepth > 0) return;
       const last = current.children[current.children.length - 1];
       if (last && last.type === 'text') last.text += data;
@@ -111,6 +122,10 @@ export function parseDocument(html: string, tap?: TagHandler): ParsedDocument {
     onclosetag(name) {
       tap?.onclosetag(name);
       if (name === 'title') inTitle = false;
+      if (name === 'script' && script !== null) {
+        jsonLd.push(script);
+        script = null;
+      }
       if (dropDepth > 0) {
         if (name === dropTag) dropDepth--;
         return;
@@ -127,7 +142,7 @@ export function parseDocument(html: string, tap?: TagHandler): ParsedDocument {
       }
     },
   });
-  return { root, title: title.trim(), baseHref };
+  return { root, title: title.trim(), baseHref, jsonLd };
 }
 
 /** Removes many nodes with one pass per parent (one-by-one removal is quadratic). */

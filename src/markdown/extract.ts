@@ -67,7 +67,9 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
   const topScore = scores.get(topCandidate) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const siblings = parent ? elementChildren(parent) : [topCandidate];
+  let beforeTop = true;
   for (const sibling of siblings) {
+    if (sibling === topCandidate) beforeTop = false;
     let append = sibling === topCandidate;
     if (!append) {
       let bonus = 0;
@@ -75,20 +77,27 @@ export function grabArticle(body: ElementNode, title: string, flags: ExtractFlag
       if (cls && cls === (topCandidate.attrs.class ?? '')) bonus += topScore * 0.2;
       const score = scores.get(sibling);
       if (score !== undefined && score + bonus >= threshold) append = true;
-      else if (sibling.tag === 'p') {
+      else if (sibling.tag === 'p' || wrapsOneParagraph(sibling)) {
         const length = stats.of(sibling).length;
         const density = stats.linkDensity(sibling);
         if (length > 80 && density < 0.25) append = true;
         else if (length > 0 && length < 80 && density === 0 && /\.( |$)/.test(innerText(sibling))) {
           append = true;
         }
-      }
+      } else if (beforeTop && isProseSection(sibling, stats, flags)) append = true;
     }
     if (append) article.children.push(sibling);
   }
   if (parent) {
     const moved = new Set<Node>(article.children);
     parent.children = parent.children.filter((c) => !moved.has(c));
+  }
+  const earlier = earlierProse(parent, stats, flags);
+  if (earlier.length > 0) {
+    for (const el of earlier) {
+      if (el.parent) el.parent.children = el.parent.children.filter((c) => c !== el);
+    }
+    article.children = [...earlier, ...article.children];
   }
   for (const child of article.children) child.parent = article;
   prepareArticle(article, flags);
@@ -180,4 +189,80 @@ function promoteCandidate(
     top = top.parent;
   }
   return top;
+}
+
+/**
+ * A div around one paragraph and nothing else (sites wrap each paragraph, or the lead, in a
+ * div): Readability reduces it to the paragraph, so it joins the article like one.
+ */
+function wrapsOneParagraph(el: ElementNode): boolean {
+  if (el.tag !== 'div') return false;
+  let found = false;
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      if (child.text.trim()) return false;
+    } else if (child.tag === 'p' && !found) found = true;
+    else return false;
+  }
+  return found;
+}
+
+const SECTIONS = new Set(['div', 'section', 'article']);
+
+/**
+ * A block before the best one that holds a paragraph of prose (≥ 150 chars, < 25 % links),
+ * is not mostly links and not named as chrome: templates put the lead or the intro in a
+ * section of its own above the body (a `chapo`, an event's description above its details),
+ * deeper than Readability's sibling step looks (it joins paragraphs and high scorers only).
+ * Blocks after the text are left to the scores: contact notices, agency signatures and
+ * browser warnings sit there, written as prose.
+ */
+function isProseSection(el: ElementNode, stats: TreeStats, flags: ExtractFlags): boolean {
+  if (!SECTIONS.has(el.tag)) return false;
+  if (flags.weightClasses && classWeight(el, flags.commentsAreContent) < 0) return false;
+  if (stats.linkDensity(el) >= 0.25) return false;
+  const hasProse = (node: ElementNode): boolean => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tag === 'p') {
+        if (stats.of(child).length >= 150 && stats.linkDensity(child) < 0.25) return true;
+      } else if (hasProse(child)) return true;
+    }
+    return false;
+  };
+  return hasProse(el);
+}
+
+/** How many wrappers up from the best block's parent earlier prose sections are looked for. */
+const EARLIER_LEVELS = 2;
+
+/**
+ * Prose sections (isProseSection) before the wrappers of the best block's parent, up to
+ * EARLIER_LEVELS levels, in document order. Templates nest the body a level or two deeper
+ * than the lead or abstract above it (a story's lead beside the column that holds the text,
+ * a paper's abstract section before the section the scorer chose).
+ */
+function earlierProse(
+  parent: ElementNode | null,
+  stats: TreeStats,
+  flags: ExtractFlags,
+): ElementNode[] {
+  const out: ElementNode[] = [];
+  let current = parent;
+  for (
+    let level = 0;
+    level < EARLIER_LEVELS && current?.parent && current.tag !== 'body';
+    level++
+  ) {
+    const up: ElementNode = current.parent;
+    if (up.tag === 'body' || up.tag === '#root') break;
+    const found: ElementNode[] = [];
+    for (const sibling of elementChildren(up)) {
+      if (sibling === current) break;
+      if (isProseSection(sibling, stats, flags)) found.push(sibling);
+    }
+    out.unshift(...found);
+    current = up;
+  }
+  return out;
 }

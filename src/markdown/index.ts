@@ -27,6 +27,7 @@ import { resolveNoscript } from './noscript.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
@@ -89,7 +90,7 @@ export function htmlToMarkdown(
     const chosen =
       options.mainContent === false
         ? visibleBody(body)
-        : mainContent(body, doc.title, options.headline === true);
+        : mainContent(body, doc.title, options.headline === true, doc.jsonLd);
     return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
@@ -111,7 +112,7 @@ export function extractMainContent(
     const doc = parseDocument(html);
     resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(body, doc.title, false);
+    const chosen = mainContent(body, doc.title, false, doc.jsonLd);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
@@ -119,12 +120,35 @@ export function extractMainContent(
   }
 }
 
-function mainContent(body: ElementNode, title: string, withHeadline: boolean): ElementNode {
+function mainContent(
+  body: ElementNode,
+  title: string,
+  withHeadline: boolean,
+  jsonLd: readonly string[],
+): ElementNode {
   // the headline is looked for on the page as parsed: extraction removes it
   const headline = withHeadline ? findHeadline(body, title) : '';
-  const content = extractedContent(body, title);
+  let content = extractedContent(body, title);
+  if (jsonLd.length > 0) content = structuredFallback(content, jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
+}
+
+/**
+ * The body the page gives as schema.org data (structured-body.ts), when its markup yields
+ * next to nothing (a page rendered from a script): taken only when the extraction holds
+ * under ENOUGH_TEXT characters and the data at least that and twice the extraction.
+ */
+function structuredFallback(content: ElementNode, jsonLd: readonly string[]): ElementNode | null {
+  const length = textLength(content);
+  if (length >= ENOUGH_TEXT) return null;
+  const html = structuredBody(jsonLd);
+  if (html.length < ENOUGH_TEXT) return null;
+  const data = createElement('div');
+  data.children = parseDocument(html).root.children;
+  for (const child of data.children) child.parent = data;
+  const dataLength = textLength(data);
+  return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
 function extractedContent(body: ElementNode, title: string): ElementNode {
@@ -154,14 +178,22 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   }
   // The container the page names as its text (content-hints.ts), scored on its own: taken
   // when it holds at least as much as the scorer found in the whole page (the scorer had
-  // picked a part of it, or a block beside it). A shorter hint is not trusted: templates
-  // often split the story over several named columns and the first one is only a part.
+  // picked a part of it, or a block beside it), counted in all or outside links (a list of
+  // teasers beside the text holds its titles and "read on" links). A shorter hint is not
+  // trusted: templates often split the story over several named columns and the first one
+  // is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
   const hinted = container ? hintedArticle(container, title) : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
-    if (length >= TOO_LITTLE_TEXT && length >= bestLength) chosen = hinted;
+    const ownText = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
+    if (
+      length >= TOO_LITTLE_TEXT &&
+      (length >= bestLength || (best && ownText(hinted, length) >= ownText(best, bestLength)))
+    ) {
+      chosen = hinted;
+    }
   }
   if (!chosen && best && bestLength >= TOO_LITTLE_TEXT) chosen = best;
   if (chosen && container) {
@@ -201,17 +233,27 @@ function cleanedContainer(container: ElementNode, title: string): ElementNode {
   return copy;
 }
 
-/** Extraction restricted to the hinted container. */
+/**
+ * Extraction restricted to the hinted container, retried with fewer heuristics as the
+ * whole page's is: page builders (Elementor and the like) wrap every text block in
+ * "widget" classes, which Readability's class weights read as chrome.
+ */
 function hintedArticle(container: ElementNode, title: string): ElementNode {
-  const scope = createElement('body');
-  scope.children = [cloneElement(container, scope)];
-  const article = grabArticle(scope, title, {
-    stripUnlikely: true,
-    weightClasses: true,
-    cleanConditionally: true,
-  });
-  trimArticle(article);
-  return article;
+  let best: ElementNode | null = null;
+  let bestLength = -1;
+  for (const attempt of ATTEMPTS) {
+    const scope = createElement('body');
+    scope.children = [cloneElement(container, scope)];
+    const article = grabArticle(scope, title, attempt);
+    trimArticle(article);
+    const length = textLength(article);
+    if (length > bestLength) {
+      best = article;
+      bestLength = length;
+    }
+    if (length >= ENOUGH_TEXT) break;
+  }
+  return best ?? createElement('div');
 }
 
 function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {

@@ -146,3 +146,16 @@ export function hasAncestor(node: ElementNode, tag: string, maxDepth = 3): boole
 export function elementChildren(node: ElementNode): ElementNode[] {
   return node.children.filter((c): c is ElementNode => c.type === 'element');
 }
+
+/**
+ * A news dateline opening the paragraph it stands in (`<p><span class="dateline">KOBE –
+ * </span>A total of…`): the wire style starts the first sentence with the place, so it is
+ * the sentence's beginning, not a line of metadata. Only when it is the paragraph's first
+ * content and a sentence's worth of text follows it.
+ */
+export function opensParagraph(el: ElementNode): boolean {
+  const paragraph = el.parent;
+  if (paragraph?.tag !== 'p') return false;
+  const first = paragraph.children.find((c) => c.type === 'element' || c.text.trim() !== '');
+  return first === el && textLength(paragraph) > textLength(el) + 100;
+}

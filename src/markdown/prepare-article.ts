@@ -187,7 +187,7 @@ const DATA_HINTS = new Set(['col', 'colgroup', 'tfoot', 'thead', 'th']);
 const RECIPE =
   /(?:^|[\s_-])(?:wprm-recipe|recipe-card|easyrecipe|tasty-recipes|mv-create-card|recipe-ingredients|recipe-instructions|recipe-directions|ingredients|directions|instructions)(?:$|[\s_-])/i;
 /** A recipe card (schema.org Recipe or the recipe plugins' markup): its lists are the content. */
-function insideRecipe(el: ElementNode): boolean {
+export function insideRecipe(el: ElementNode): boolean {
   for (let p: ElementNode | null = el; p; p = p.parent) {
     if ((p.attrs.itemtype ?? '').includes('schema.org/Recipe')) return true;
     if (RECIPE.test(`${p.attrs.class ?? ''} ${p.attrs.id ?? ''}`)) return true;

@@ -4,7 +4,7 @@
  * text-only divs into paragraphs; and returns the elements whose text gets scored.
  */
 import { createElement, type ElementNode, type Node } from './dom.js';
-import { innerText, textLength } from './measure.js';
+import { innerText, linkDensity, opensParagraph, textLength } from './measure.js';
 
 export interface ExtractFlags {
   stripUnlikely: boolean;
@@ -101,7 +101,8 @@ export function collectScorable(
         unlikely.test(match) &&
         !MAYBE_CANDIDATE.test(match) &&
         !hasAncestorTag(el, 'table') &&
-        !hasAncestorTag(el, 'code')
+        !hasAncestorTag(el, 'code') &&
+        !(onlyHeaderOrMenu(match, unlikely) && holdsProse(el))
       ) {
         if (flags.used) flags.used.stripUnlikely = true;
         return false;
@@ -138,6 +139,8 @@ function isByline(el: ElementNode, match: string): boolean {
   const isMarked =
     el.attrs.rel === 'author' || (el.attrs.itemprop ?? '').includes('author') || BYLINE.test(match);
   if (!isMarked) return false;
+  // a dateline opening the first sentence belongs to it (measure.ts)
+  if (opensParagraph(el)) return false;
   const length = textLength(el);
   return length > 0 && length < 100;
 }
@@ -210,4 +213,61 @@ function wrapPhrasingRuns(div: ElementNode): void {
     }
   }
   div.children = next;
+}
+
+/**
+ * True when "header" or "menu" are the only unlikely names in `match`. A page's header or
+ * menu holds a logo and links, not paragraphs: such a name around a paragraph of prose is a
+ * CMS module's ("ratgeber-header-module", a card's header) or a tab strip's (`tab-menu`),
+ * and the text is the page's. Other unlikely names (comments, sidebars, footers) keep
+ * stripping, since a comment thread is prose too.
+ */
+function onlyHeaderOrMenu(match: string, unlikely: RegExp): boolean {
+  return !unlikely.test(match.replace(/header|menu/gi, ' '));
+}
+
+/**
+ * Holds a paragraph of ≥ 200 chars with < 25 % links, and is itself under 30 % links: a
+ * site header's mega menu holds teaser paragraphs too, among many more links.
+ */
+function holdsProse(el: ElementNode): boolean {
+  const f = figures(el);
+  return f.prose && f.links < 0.3 * f.text;
+}
+
+interface Figures {
+  /** Non-space characters of text, and of text inside links. */
+  text: number;
+  links: number;
+  /** A paragraph of prose somewhere inside. */
+  prose: boolean;
+}
+
+/** Memoised bottom-up: wrappers named "header" nest, and each is asked. */
+function figures(el: ElementNode): Figures {
+  const known = el.memo?.figures;
+  if (known) return known;
+  const result: Figures = { text: 0, links: 0, prose: false };
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      result.text += nonSpace(child.text);
+      continue;
+    }
+    const f = figures(child);
+    result.text += f.text;
+    result.links += child.tag === 'a' ? f.text : f.links;
+    if (f.prose) result.prose = true;
+    else if (child.tag === 'p' && !result.prose) {
+      const length = textLength(child);
+      result.prose = length >= 200 && linkDensity(child, length) < 0.25;
+    }
+  }
+  el.memo = { ...el.memo, figures: result };
+  return result;
+}
+
+function nonSpace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 32) n++;
+  return n;
 }

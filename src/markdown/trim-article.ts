@@ -13,7 +13,8 @@
 import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
 import { removeEdgeBlocks } from './edge-blocks.js';
-import { innerText, linkDensity, textLength } from './measure.js';
+import { innerText, linkDensity, opensParagraph, textLength } from './measure.js';
+import { insideRecipe } from './prepare-article.js';
 import { removeRelatedLinks } from './related-links.js';
 
 /** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
@@ -59,11 +60,12 @@ function isMetadata(el: ElementNode): boolean {
     return true;
   }
   // a date on its own line is metadata; inside a sentence it is text
-  if (el.tag === 'time') return !insideProse(el);
+  // a recipe card's times (preparation, baking) are the recipe's, not the page's dates
+  if (el.tag === 'time') return !insideProse(el) && !insideRecipe(el);
   const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (match.length < 2 || el.tag === 'p' || el.tag === 'a') return false;
   if (CAPTION.test(match) && el.tag !== 'figcaption') return textLength(el) < 400;
-  if (METADATA.test(match)) return textLength(el) < 150;
+  if (METADATA.test(match)) return textLength(el) < 150 && !opensParagraph(el);
   if (RELATED.test(match)) {
     const text = innerText(el);
     return text.length < 300 || linkDensity(el, text.length) > 0.4;

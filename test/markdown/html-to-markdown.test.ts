@@ -69,6 +69,28 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.doesNotMatch(md, /Published 3 May|CREDITTEXT|RELATEDTEXT/);
   });
 
+  it('keeps a dateline that opens the first sentence, drops one on its own line', () => {
+    const md = htmlToMarkdown(
+      page(
+        `<p><span class="dateline">KOBE – </span>A total of 6,000 surgical masks have been lost at a hospital, it was learned Tuesday, and the police are investigating.</p>${prose()}<p><span class="dateline">Updated at 10:00 by the desk</span></p>`,
+      ),
+      URL,
+    );
+    assert.match(md, /KOBE – A total of 6,000 surgical masks/);
+    assert.doesNotMatch(md, /Updated at 10:00/);
+  });
+
+  it("keeps a recipe card's times, drops a date on its own line", () => {
+    const md = htmlToMarkdown(
+      page(
+        `<p><time datetime="2024-05-03">3 May 2024</time></p>${prose()}<div class="recipe-card"><div class="recipe-times">Prep: <time datetime="PT15M">15 – 30 Min</time></div><ul class="recipe-ingredients"><li>200 g flour</li><li>2 eggs</li></ul></div>`,
+      ),
+      URL,
+    );
+    assert.match(md, /15 – 30 Min/);
+    assert.doesNotMatch(md, /3 May 2024/);
+  });
+
   it('keeps a date that is part of a sentence', () => {
     const md = htmlToMarkdown(
       page(

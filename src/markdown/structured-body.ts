@@ -1,0 +1,89 @@
+/**
+ * The text a page gives only as schema.org data (`<script type="application/ld+json">`):
+ * pages rendered in the browser from a script ship their body in the page's structured data
+ * for search engines, and the markup a client without scripts reads holds only chrome.
+ * Read are `articleBody` (Article and its kinds), a HowTo's description and steps and a
+ * Recipe's description, ingredients and instructions. index.ts uses it only when the
+ * page's own markup yields next to nothing.
+ */
+
+/** JSON-LD blocks longer than this are not read (a page's data is far smaller). */
+const MAX_JSON = 2_000_000;
+
+/** Returns the longest body found, as HTML; '' when none. */
+export function structuredBody(scripts: readonly string[]): string {
+  let best = '';
+  for (const source of scripts) {
+    if (source.length > MAX_JSON) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(source);
+    } catch {
+      continue;
+    }
+    for (const html of bodiesIn(data, 0)) if (html.length > best.length) best = html;
+  }
+  return best;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
+
+function typesOf(obj: Json): string[] {
+  const t = obj['@type'];
+  if (typeof t === 'string') return [t];
+  return Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** Bodies of every object in `data` (arrays, `@graph`, nested values), depth-limited. */
+function bodiesIn(data: unknown, depth: number): string[] {
+  if (depth > 8) return [];
+  if (Array.isArray(data)) return data.flatMap((item) => bodiesIn(item, depth + 1));
+  if (!isObject(data)) return [];
+  const out: string[] = [];
+  const types = typesOf(data);
+  if (typeof data.articleBody === 'string') out.push(asHtml(data.articleBody));
+  if (types.includes('HowTo')) {
+    out.push(asHtml(data.description) + steps(data.step, 0));
+  } else if (types.includes('Recipe')) {
+    const ingredients = Array.isArray(data.recipeIngredient)
+      ? `<ul>${data.recipeIngredient
+          .filter((x): x is string => typeof x === 'string')
+          .map((x) => `<li>${escapeHtml(x)}</li>`)
+          .join('')}</ul>`
+      : '';
+    out.push(asHtml(data.description) + ingredients + steps(data.recipeInstructions, 0));
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (key !== 'articleBody' && typeof value === 'object') out.push(...bodiesIn(value, depth + 1));
+  }
+  return out.filter((html) => html !== '');
+}
+
+/** HowToStep / HowToSection / HowToDirection lists, or plain strings, as HTML. */
+function steps(value: unknown, depth: number): string {
+  if (depth > 4) return '';
+  if (typeof value === 'string') return asHtml(value);
+  if (Array.isArray(value)) return value.map((v) => steps(v, depth + 1)).join('');
+  if (!isObject(value)) return '';
+  const name = typeof value.name === 'string' ? `<h3>${escapeHtml(value.name)}</h3>` : '';
+  const text = typeof value.text === 'string' ? asHtml(value.text) : '';
+  return name + text + steps(value.itemListElement, depth + 1);
+}
+
+/** A string that holds markup is taken as HTML; plain text becomes paragraphs. */
+function asHtml(value: unknown): string {
+  if (typeof value !== 'string' || !value.trim()) return '';
+  if (/<\/?(?:p|br|div|ul|ol|li|h[1-6]|strong|em|a)\b/i.test(value)) return value;
+  return value
+    .split(/\n\s*\n|\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join('');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
