@@ -15,6 +15,7 @@ import { type ElementNode, removeNodes } from './dom.js';
 import { removeEdgeBlocks } from './edge-blocks.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { removeRelatedLinks } from './related-links.js';
+import { removeRepeatedCaptions } from './repeated-captions.js';
 
 /** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
 const CAPTION =
@@ -39,6 +40,7 @@ export function trimArticle(article: ElementNode): void {
   // a named element holding more than this share of the article is the text's own wrapper
   discardNamedBoilerplate(article, 0.4);
   removeEdgeBlocks(article);
+  removeRepeatedCaptions(article);
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);
