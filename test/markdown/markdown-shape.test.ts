@@ -117,6 +117,18 @@ describe('Markdown shape: links and images', () => {
   });
 });
 
+describe('Markdown shape: emphasis', () => {
+  it('writes touching bold or italic runs as one, and keeps runs apart when text separates them', () => {
+    const out = md(
+      '<p><em><strong>"Split by</strong></em><strong></strong><em><strong> the editor"</strong></em>, he said.</p>' +
+        '<p><b>one</b> <b>two</b> and <i>three</i><span></span><i>four</i>.</p>',
+    );
+    assert.match(out, /^_\*\*"Split by the editor"\*\*_, he said\.$/m);
+    assert.match(out, /^\*\*one\*\* \*\*two\*\* and _threefour_\.$/m);
+    assert.doesNotMatch(out, /\*\*\*\*|__/);
+  });
+});
+
 describe('Markdown shape: no stray HTML', () => {
   it('leaves no tags, comments, scripts or styles in the output, and escapes literal <', () => {
     const out = md(
