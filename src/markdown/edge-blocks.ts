@@ -80,7 +80,7 @@ export function removeEdgeBlocks(article: ElementNode): void {
   const fromHead = new Set(doomed);
   for (const block of [...blocks].reverse()) {
     if (fromHead.has(block.el)) break;
-    const verdict = judge(block, covered);
+    const verdict = announcesNothing(block) ? 'bad' : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good') break;
     doomed.push(block.el);
@@ -101,6 +101,20 @@ function isEmptyHeading(blocks: Block[], i: number): boolean {
     return next.tag === el.tag;
   }
   return false;
+}
+
+/** A label this long or shorter, ending with a colon, announces what follows it. */
+const LABEL = 100;
+
+/**
+ * The article's last block is a label ending with a colon ("Die Karte zum Abspeichern:",
+ * "More information:"): what it announced (a map, a video, a list of links) was a widget or
+ * navigation, removed as such, and the label now announces nothing.
+ */
+function announcesNothing({ el, structured }: Block): boolean {
+  if (structured) return false;
+  const text = innerText(el);
+  return text.length <= LABEL && /[:：]$/.test(text);
 }
 
 const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);

@@ -95,4 +95,16 @@ describe('edges of the article', () => {
     assert.match(nested, /## The bridge vote/);
     assert.match(nested, /### What was decided/);
   });
+
+  it('drops a label ending with a colon that closes the article, keeps one over what follows', () => {
+    const out = md(
+      `${PROSE}<h3>Die Karte zum Abspeichern:</h3><div class="map-widget"><iframe src="/map"></iframe></div>`,
+    );
+    assert.doesNotMatch(out, /Die Karte zum Abspeichern/);
+    assert.match(out, /Paragraph 4:/);
+    const kept = md(
+      `${PROSE}<p><strong>Further information:</strong></p><ul><li>Steel beams</li></ul>`,
+    );
+    assert.match(kept, /\*\*Further information:\*\*/);
+  });
 });
