@@ -14,6 +14,7 @@ import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
 import { removeEdgeBlocks } from './edge-blocks.js';
 import { innerText, linkDensity, textLength } from './measure.js';
+import { removePictureCredits } from './picture-credits.js';
 import { removeRelatedLinks } from './related-links.js';
 import { removeRepeatedCaptions } from './repeated-captions.js';
 
@@ -41,6 +42,7 @@ export function trimArticle(article: ElementNode): void {
   discardNamedBoilerplate(article, 0.4);
   removeEdgeBlocks(article);
   removeRepeatedCaptions(article);
+  removePictureCredits(article);
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);
