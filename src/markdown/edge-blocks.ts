@@ -6,10 +6,13 @@
  * (stopword density well under running text's third) or is mostly links. Bad blocks are
  * dropped from each end until the first block that reads as a sentence; nothing between
  * two sentences is touched, however short. At the head, a heading followed straight by one
- * of the same rank heads nothing (its widget is gone) and goes too.
+ * of the same rank heads nothing (its widget is gone) and goes too. At either edge, a block
+ * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
+ * removed teaser list) is bad even as a heading; at the tail, so is a label ending with a colon.
  */
 import { type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
+import { normalizeLabel, type SiteLabels } from './site-labels.js';
 import { stopwordDensity } from './stopwords.js';
 
 const LEAF_BLOCKS = new Set([
@@ -60,7 +63,7 @@ interface Block {
   structured: boolean;
 }
 
-export function removeEdgeBlocks(article: ElementNode): void {
+export function removeEdgeBlocks(article: ElementNode, labels: SiteLabels = new Set()): void {
   const blocks = leafBlocks(article);
   // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
   const prose = blocks.find(isProse);
@@ -72,7 +75,7 @@ export function removeEdgeBlocks(article: ElementNode): void {
   const doomed: Node[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    const verdict = judge(block, covered);
+    const verdict = isSiteLabel(block, labels) ? 'bad' : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good' && !isEmptyHeading(blocks, i)) break;
     doomed.push(block.el);
@@ -80,7 +83,8 @@ export function removeEdgeBlocks(article: ElementNode): void {
   const fromHead = new Set(doomed);
   for (const block of [...blocks].reverse()) {
     if (fromHead.has(block.el)) break;
-    const verdict = announcesNothing(block) ? 'bad' : judge(block, covered);
+    const verdict =
+      announcesNothing(block) || isSiteLabel(block, labels) ? 'bad' : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good') break;
     doomed.push(block.el);
@@ -101,6 +105,13 @@ function isEmptyHeading(blocks: Block[], i: number): boolean {
     return next.tag === el.tag;
   }
   return false;
+}
+
+/** A block whose whole text is one of the site's navigation labels (site-labels.ts). */
+function isSiteLabel({ el }: Block, labels: SiteLabels): boolean {
+  if (labels.size === 0) return false;
+  const text = innerText(el);
+  return text.length > 0 && text.length <= 40 && labels.has(normalizeLabel(text));
 }
 
 /** A label this long or shorter, ending with a colon, announces what follows it. */

@@ -27,6 +27,7 @@ import { resolveNoscript } from './noscript.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { collectSiteLabels, type SiteLabels } from './site-labels.js';
 import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
@@ -128,6 +129,7 @@ function mainContent(body: ElementNode, title: string, withHeadline: boolean): E
 }
 
 function extractedContent(body: ElementNode, title: string): ElementNode {
+  const labels = collectSiteLabels(body);
   removeChrome(body, textLength(body));
   const commentsAreContent = isThreadPage(body);
 
@@ -144,7 +146,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     };
     const article = grabArticle(cloneElement(body), title, flags);
     last = flags;
-    trimArticle(article);
+    trimArticle(article, labels);
     const length = textLength(article);
     if (length > bestLength) {
       best = article;
@@ -157,7 +159,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // picked a part of it, or a block beside it). A shorter hint is not trusted: templates
   // often split the story over several named columns and the first one is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
-  const hinted = container ? hintedArticle(container, title) : null;
+  const hinted = container ? hintedArticle(container, title, labels) : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
@@ -171,7 +173,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     // card, one of several text widgets): the whole container is the content.
     const chosenLength = textLength(chosen);
     if (textLength(container) >= WIDE_HINT * chosenLength) {
-      const wide = cleanedContainer(container, title);
+      const wide = cleanedContainer(container, title, labels);
       const wideLength = textLength(wide);
       if (wideLength >= WIDE_HINT * chosenLength && linkDensity(wide, wideLength) <= 0.3) {
         return wide;
@@ -182,7 +184,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
-  trimArticle(whole);
+  trimArticle(whole, labels);
   return whole;
 }
 
@@ -190,19 +192,19 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
  * The hinted container whole, cleaned as an extracted article is (unlikely candidates,
  * Readability's conditional cleaning, trimArticle) but without choosing a block in it.
  */
-function cleanedContainer(container: ElementNode, title: string): ElementNode {
+function cleanedContainer(container: ElementNode, title: string, labels: SiteLabels): ElementNode {
   const scope = createElement('body');
   const copy = cloneElement(container, scope);
   scope.children = [copy];
   const flags = { stripUnlikely: true, weightClasses: true, cleanConditionally: true };
   collectScorable(scope, title, flags);
   prepareArticle(copy, flags);
-  trimArticle(copy);
+  trimArticle(copy, labels);
   return copy;
 }
 
 /** Extraction restricted to the hinted container. */
-function hintedArticle(container: ElementNode, title: string): ElementNode {
+function hintedArticle(container: ElementNode, title: string, labels: SiteLabels): ElementNode {
   const scope = createElement('body');
   scope.children = [cloneElement(container, scope)];
   const article = grabArticle(scope, title, {
@@ -210,7 +212,7 @@ function hintedArticle(container: ElementNode, title: string): ElementNode {
     weightClasses: true,
     cleanConditionally: true,
   });
-  trimArticle(article);
+  trimArticle(article, labels);
   return article;
 }
 

@@ -107,4 +107,20 @@ describe('edges of the article', () => {
     );
     assert.match(kept, /\*\*Further information:\*\*/);
   });
+
+  it("drops a section name of the site's navigation at the article's end, keeps it between sentences", () => {
+    const html = (inner: string) =>
+      `<!doctype html><html><head><title>The bridge</title></head><body>
+      <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/teams">Teams</a></nav>
+      <div class="story">${inner}</div></body></html>`;
+    const out = htmlToMarkdown(
+      html(`${PROSE}<section class="teasers"><h2>News</h2></section>`),
+      URL,
+    );
+    assert.doesNotMatch(out, /## News/);
+    assert.match(out, /Paragraph 4:/);
+    const between = htmlToMarkdown(html(`${PROSE}<h2>Teams</h2>${PROSE}<h2>Featured</h2>`), URL);
+    assert.match(between, /^## Teams$/m);
+    assert.match(between, /^## Featured$/m);
+  });
 });
