@@ -8,11 +8,12 @@
  * two sentences is touched, however short. At the head, a heading followed straight by one
  * of the same rank heads nothing (its widget is gone) and goes too. At either edge, a block
  * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
- * removed teaser list) is bad even as a heading; at the tail, so is a label ending with a colon.
+ * removed teaser list) is bad even as a heading; at the tail, so are a label ending with a colon
+ * and the publisher's notice about itself (its name with a copyright, an address or its app).
  */
 import { type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
-import { normalizeLabel, type SiteLabels } from './site-labels.js';
+import { NO_SITE, normalizeLabel, type Site, squashName } from './site-labels.js';
 import { stopwordDensity } from './stopwords.js';
 
 const LEAF_BLOCKS = new Set([
@@ -63,7 +64,7 @@ interface Block {
   structured: boolean;
 }
 
-export function removeEdgeBlocks(article: ElementNode, labels: SiteLabels = new Set()): void {
+export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): void {
   const blocks = leafBlocks(article);
   // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
   const prose = blocks.find(isProse);
@@ -75,7 +76,7 @@ export function removeEdgeBlocks(article: ElementNode, labels: SiteLabels = new 
   const doomed: Node[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    const verdict = isSiteLabel(block, labels) ? 'bad' : judge(block, covered);
+    const verdict = isSiteLabel(block, site) ? 'bad' : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good' && !isEmptyHeading(blocks, i)) break;
     doomed.push(block.el);
@@ -84,7 +85,9 @@ export function removeEdgeBlocks(article: ElementNode, labels: SiteLabels = new 
   for (const block of [...blocks].reverse()) {
     if (fromHead.has(block.el)) break;
     const verdict =
-      announcesNothing(block) || isSiteLabel(block, labels) ? 'bad' : judge(block, covered);
+      announcesNothing(block) || isSiteLabel(block, site) || isSiteNotice(block, site)
+        ? 'bad'
+        : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good') break;
     doomed.push(block.el);
@@ -107,11 +110,32 @@ function isEmptyHeading(blocks: Block[], i: number): boolean {
   return false;
 }
 
-/** A block whose whole text is one of the site's navigation labels (site-labels.ts). */
-function isSiteLabel({ el }: Block, labels: SiteLabels): boolean {
-  if (labels.size === 0) return false;
+/** A notice is a line or two. */
+const NOTICE = 300;
+/** What the publisher says of itself: its copyright, its address, its app. */
+const NOTICE_MARK =
+  /©|\(c\)|copyright|all rights reserved|alle rechte|[\w.+-]+@[\w-]+\.\w|(?<!\p{L})apps?(?!\p{L})/iu;
+
+/**
+ * The publisher's notice about itself under the story: a short block that names the site
+ * (site-labels.ts: og:site_name, the canonical host) together with a copyright sign, an
+ * e-mail address or its app ("© 2022 BreakingBelizeNews.com…", "download the Nationnews
+ * apps"). The name alone is not enough: news sites name themselves in the story ("told Fox
+ * News").
+ */
+function isSiteNotice({ el, structured }: Block, site: Site): boolean {
+  if (structured || site.names.length === 0) return false;
   const text = innerText(el);
-  return text.length > 0 && text.length <= 40 && labels.has(normalizeLabel(text));
+  if (text.length === 0 || text.length > NOTICE || !NOTICE_MARK.test(text)) return false;
+  const squashed = squashName(text);
+  return site.names.some((name) => squashed.includes(name));
+}
+
+/** A block whose whole text is one of the site's navigation labels (site-labels.ts). */
+function isSiteLabel({ el }: Block, site: Site): boolean {
+  if (site.labels.size === 0) return false;
+  const text = innerText(el);
+  return text.length > 0 && text.length <= 40 && site.labels.has(normalizeLabel(text));
 }
 
 /** A label this long or shorter, ending with a colon, announces what follows it. */

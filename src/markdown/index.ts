@@ -17,6 +17,7 @@ import {
   type ElementNode,
   findFirst,
   type Node,
+  type ParsedDocument,
   parseDocument,
   removeNodes,
 } from './dom.js';
@@ -27,7 +28,7 @@ import { resolveNoscript } from './noscript.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
-import { collectSiteLabels, type SiteLabels } from './site-labels.js';
+import { collectSite, type Site } from './site-labels.js';
 import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
@@ -90,7 +91,7 @@ export function htmlToMarkdown(
     const chosen =
       options.mainContent === false
         ? visibleBody(body)
-        : mainContent(body, doc.title, options.headline === true);
+        : mainContent(doc, body, options.headline === true);
     return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
@@ -112,7 +113,7 @@ export function extractMainContent(
     const doc = parseDocument(html);
     resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(body, doc.title, false);
+    const chosen = mainContent(doc, body, false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
@@ -120,16 +121,16 @@ export function extractMainContent(
   }
 }
 
-function mainContent(body: ElementNode, title: string, withHeadline: boolean): ElementNode {
+function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boolean): ElementNode {
+  const title = doc.title;
   // the headline is looked for on the page as parsed: extraction removes it
   const headline = withHeadline ? findHeadline(body, title) : '';
-  const content = extractedContent(body, title);
+  const content = extractedContent(body, title, collectSite(doc.root, body));
   prependHeadline(content, headline);
   return content;
 }
 
-function extractedContent(body: ElementNode, title: string): ElementNode {
-  const labels = collectSiteLabels(body);
+function extractedContent(body: ElementNode, title: string, site: Site): ElementNode {
   removeChrome(body, textLength(body));
   const commentsAreContent = isThreadPage(body);
 
@@ -146,7 +147,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     };
     const article = grabArticle(cloneElement(body), title, flags);
     last = flags;
-    trimArticle(article, labels);
+    trimArticle(article, site);
     const length = textLength(article);
     if (length > bestLength) {
       best = article;
@@ -159,7 +160,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // picked a part of it, or a block beside it). A shorter hint is not trusted: templates
   // often split the story over several named columns and the first one is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
-  const hinted = container ? hintedArticle(container, title, labels) : null;
+  const hinted = container ? hintedArticle(container, title, site) : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
@@ -173,7 +174,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     // card, one of several text widgets): the whole container is the content.
     const chosenLength = textLength(chosen);
     if (textLength(container) >= WIDE_HINT * chosenLength) {
-      const wide = cleanedContainer(container, title, labels);
+      const wide = cleanedContainer(container, title, site);
       const wideLength = textLength(wide);
       if (wideLength >= WIDE_HINT * chosenLength && linkDensity(wide, wideLength) <= 0.3) {
         return wide;
@@ -184,7 +185,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
-  trimArticle(whole, labels);
+  trimArticle(whole, site);
   return whole;
 }
 
@@ -192,19 +193,19 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
  * The hinted container whole, cleaned as an extracted article is (unlikely candidates,
  * Readability's conditional cleaning, trimArticle) but without choosing a block in it.
  */
-function cleanedContainer(container: ElementNode, title: string, labels: SiteLabels): ElementNode {
+function cleanedContainer(container: ElementNode, title: string, site: Site): ElementNode {
   const scope = createElement('body');
   const copy = cloneElement(container, scope);
   scope.children = [copy];
   const flags = { stripUnlikely: true, weightClasses: true, cleanConditionally: true };
   collectScorable(scope, title, flags);
   prepareArticle(copy, flags);
-  trimArticle(copy, labels);
+  trimArticle(copy, site);
   return copy;
 }
 
 /** Extraction restricted to the hinted container. */
-function hintedArticle(container: ElementNode, title: string, labels: SiteLabels): ElementNode {
+function hintedArticle(container: ElementNode, title: string, site: Site): ElementNode {
   const scope = createElement('body');
   scope.children = [cloneElement(container, scope)];
   const article = grabArticle(scope, title, {
@@ -212,7 +213,7 @@ function hintedArticle(container: ElementNode, title: string, labels: SiteLabels
     weightClasses: true,
     cleanConditionally: true,
   });
-  trimArticle(article, labels);
+  trimArticle(article, site);
   return article;
 }
 

@@ -17,7 +17,7 @@ import { innerText, linkDensity, textLength } from './measure.js';
 import { removePictureCredits } from './picture-credits.js';
 import { removeRelatedLinks } from './related-links.js';
 import { removeRepeatedCaptions } from './repeated-captions.js';
-import type { SiteLabels } from './site-labels.js';
+import { NO_SITE, type Site } from './site-labels.js';
 
 /** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
 const CAPTION =
@@ -27,7 +27,7 @@ const METADATA =
 const RELATED =
   /related|recommend|read-?more|more-?stories|trending|newsletter|promo|author-?bio|about-?(?:the-?)?author|tags|toolbar|reprint|text-?size|most-?popular|outbrain|taboola/i;
 
-export function trimArticle(article: ElementNode, labels: SiteLabels = new Set()): void {
+export function trimArticle(article: ElementNode, site: Site = NO_SITE): void {
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
@@ -41,7 +41,7 @@ export function trimArticle(article: ElementNode, labels: SiteLabels = new Set()
   removeRelatedLinks(article);
   // a named element holding more than this share of the article is the text's own wrapper
   discardNamedBoilerplate(article, 0.4);
-  removeEdgeBlocks(article, labels);
+  removeEdgeBlocks(article, site);
   removeRepeatedCaptions(article);
   removePictureCredits(article);
 }

@@ -123,4 +123,20 @@ describe('edges of the article', () => {
     assert.match(between, /^## Teams$/m);
     assert.match(between, /^## Featured$/m);
   });
+
+  it("drops the publisher's notice about itself at the end, keeps the story naming the site", () => {
+    const html = (inner: string) =>
+      `<!doctype html><html><head><title>The bridge</title>
+      <meta property="og:site_name" content="Harbour Times">
+      <link rel="canonical" href="https://www.harbourtimes.example/2022/bridge/"></head><body>
+      <div class="story">${inner}</div></body></html>`;
+    const out = htmlToMarkdown(
+      html(
+        `${PROSE}<p>The mayor told the Harbour Times on Monday that the vote would be repeated.</p><p>This article is the copyrighted property of Harbour Times and may not be reprinted.</p><p>For the latest news download the HarbourTimes app for your phone.</p>`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(out, /copyrighted property|download the HarbourTimes app/);
+    assert.match(out, /The mayor told the Harbour Times on Monday/);
+  });
 });
