@@ -180,6 +180,16 @@ describe('Markdown shape: related-link blocks inside the article', () => {
     assert.doesNotMatch(out, /Another story|andere Geschichte|See also|other post/);
     assert.match(out, /Read more about the method/);
   });
+
+  it('drops "Most read" and editor\'s picks headings with their teaser lists', () => {
+    const out = md(
+      '<h3>Empfehlung der Redaktion</h3><div class="teasers"><a href="/a">Ein anderer Artikel</a> <a href="/b">Noch einer</a></div>' +
+        '<h3>Articles les plus lus</h3><ol><li><a href="/c">Un autre article</a></li><li><a href="/d">Encore un</a></li></ol>' +
+        '<p>The most popular answer, the survey found, was the second one of the list.</p>',
+    );
+    assert.doesNotMatch(out, /Empfehlung|anderer Artikel|les plus lus|autre article/);
+    assert.match(out, /The most popular answer/);
+  });
 });
 
 describe('Markdown shape: the same extraction for the HTML', () => {
