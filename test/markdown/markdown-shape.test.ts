@@ -190,6 +190,16 @@ describe('Markdown shape: related-link blocks inside the article', () => {
     assert.doesNotMatch(out, /Empfehlung|anderer Artikel|les plus lus|autre article/);
     assert.match(out, /The most popular answer/);
   });
+
+  it('drops a "More information" label with its links, and a "Weitere Infos unter <link>" line', () => {
+    const out = md(
+      '<p><strong>Weitere Informationen</strong></p><ul><li><a href="/a">Aktuelle Infos zum Workshop</a></li><li><a href="https://other.example/">Initiative</a></li></ul>' +
+        '<p><strong>Weitere Infos unter <a href="https://juniors.example/">www.juniors.example</a></strong>.</p>' +
+        '<p>More information about the method is given in the paragraphs above, in some detail.</p>',
+    );
+    assert.doesNotMatch(out, /Weitere Info|Workshop|juniors/);
+    assert.match(out, /More information about the method/);
+  });
 });
 
 describe('Markdown shape: the same extraction for the HTML', () => {
