@@ -8,8 +8,9 @@
  * two sentences is touched, however short. At the head, a heading followed straight by one
  * of the same rank heads nothing (its widget is gone) and goes too. At either edge, a block
  * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
- * removed teaser list) is bad even as a heading; at the tail, so are a label ending with a colon
- * and the publisher's notice about itself (its name with a copyright, an address or its app).
+ * removed teaser list) is bad even as a heading; at the tail, so are a label ending with a colon,
+ * the publisher's notice about itself (its name with a copyright, an address or its app) and
+ * a content licence line.
  */
 import { type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
@@ -85,7 +86,10 @@ export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): vo
   for (const block of [...blocks].reverse()) {
     if (fromHead.has(block.el)) break;
     const verdict =
-      announcesNothing(block) || isSiteLabel(block, site) || isSiteNotice(block, site)
+      announcesNothing(block) ||
+      isSiteLabel(block, site) ||
+      isSiteNotice(block, site) ||
+      isLicenceNotice(block)
         ? 'bad'
         : judge(block, covered);
     if (verdict === 'empty') continue;
@@ -123,6 +127,19 @@ const NOTICE_MARK =
  * apps"). The name alone is not enough: news sites name themselves in the story ("told Fox
  * News").
  */
+/**
+ * A content licence line ("Inhalte dieser Website stehen unter CC-BY"): the site's terms, not
+ * the story. Copyright lines are not judged so: agency copy ends with the agency's notice
+ * ("© 2019 Associated Press. All Rights Reserved."), which the articles corpus keeps.
+ */
+const LICENCE = /creative commons|(?<!\p{L})cc[- ]by(?:[- ]\p{L}{2})*(?!\p{L})/iu;
+
+function isLicenceNotice({ el, structured }: Block): boolean {
+  if (structured) return false;
+  const text = innerText(el);
+  return text.length > 0 && text.length <= NOTICE && LICENCE.test(text);
+}
+
 function isSiteNotice({ el, structured }: Block, site: Site): boolean {
   if (structured || site.names.length === 0) return false;
   const text = innerText(el);

@@ -137,4 +137,15 @@ describe('edges of the article', () => {
     assert.doesNotMatch(out, /copyrighted property|download the HarbourTimes app/);
     assert.match(out, /The mayor told the Harbour Times on Monday/);
   });
+
+  it("drops the site's content licence line at the end, keeps an agency's copyright line", () => {
+    const out = md(
+      `${PROSE}<p><a href="https://creativecommons.org/licenses/by/4.0/">Creative Commons</a></p><p>Sofern nicht anders ausgewiesen, stehen Inhalte dieser Website unter <a href="https://creativecommons.org/licenses/by/4.0/">CC-BY</a></p>`,
+    );
+    assert.doesNotMatch(out, /Sofern nicht anders|Creative Commons/);
+    const agency = md(
+      `${PROSE}<p><em>© 2019 The Agency. All Rights Reserved. This material may not be published or redistributed.</em></p>`,
+    );
+    assert.match(agency, /All Rights Reserved/);
+  });
 });
