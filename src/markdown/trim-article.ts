@@ -47,9 +47,9 @@ export function trimArticle(article: ElementNode, site: Site = NO_SITE): void {
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);
-/** "Published 3 May…", "Updated: …" lines above or below the text. */
+/** "Published 3 May…", "Updated: …", "Aktualisiert am …" lines above or below the text. */
 const DATELINE =
-  /^(?:published|posted|updated|last updated|first published|originally published)\b/i;
+  /^(?:published|posted|updated|last updated|first published|originally published|veröffentlicht|aktualisiert|zuletzt aktualisiert|stand\s*:|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)(?!\p{L})/iu;
 
 /**
  * Page controls named as such: print links and show/hide toggles ("Drucken", "Quellen

@@ -69,6 +69,17 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.doesNotMatch(md, /Published 3 May|CREDITTEXT|RELATEDTEXT/);
   });
 
+  it('drops datelines in German, French and Spanish; keeps a sentence that starts like one', () => {
+    const md = htmlToMarkdown(
+      page(
+        `<p><strong>Aktualisiert am</strong> 17.01.2021.</p>${prose()}<div>Mis à jour le 3 mai 2024</div><p><em>Publicado el 3 de mayo</em></p><p>Stand der Technik ist das nicht, sagte der Ingenieur.</p>`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(md, /Aktualisiert|Mis à jour|Publicado/);
+    assert.match(md, /Stand der Technik ist das nicht/);
+  });
+
   it('keeps a date that is part of a sentence', () => {
     const md = htmlToMarkdown(
       page(
