@@ -8,8 +8,9 @@
  * and is either little more than the label (a heading for a list of links, which goes with
  * it) or a short line that is mostly a link. Calls to action: a short block that asks the
  * reader to subscribe, sign up or download the app, opening with the appeal or addressing the
- * reader ("our newsletter"), so that a sentence of the story about signing up stays; and the
- * comment form's prompt to log in first ("You must be logged in to post a comment").
+ * reader ("our newsletter"), so that a sentence of the story about signing up stays; the
+ * comment form's prompt to log in first ("You must be logged in to post a comment"); and a
+ * share bar's label ("Share this article").
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity } from './measure.js';
@@ -123,8 +124,22 @@ const READER =
 const LOGIN_PROMPT =
   /(?<!\p{L})(?:must be logged in|need to log in|log in to (?:reply|comment|post)|sign in to (?:reply|comment|post)|müssen sich (?:einloggen|anmelden)|bitte (?:einloggen|anmelden)|debes iniciar sesión|devez être connecté)/iu;
 
+/**
+ * "Share this article", "Möchten Sie den Artikel teilen?", "Partager cet article": a share
+ * bar's label left as a line of its own once its buttons are gone. A few words, about sharing
+ * the page itself, so a sentence of the story ("I'm going to share a bit of my story") stays.
+ */
+const SHARE_WORDS = 8;
+const SHARE =
+  /(?<!\p{L})(?:share|teilen|partager|compartir|comparte|condividi|udostępnij|deel)(?!\p{L})/iu;
+const SHARE_OBJECT =
+  /(?<!\p{L})(?:this|article|artikel|beitrag|seite|page|post|story|cet article|cette page|este artículo|esta nota|la noticia|articolo|artykuł)(?!\p{L})/iu;
+
 function isCallToAction(text: string): boolean {
   if (LOGIN_PROMPT.test(text)) return true;
+  if (SHARE.test(text) && SHARE_OBJECT.test(text) && text.split(/\s+/).length <= SHARE_WORDS) {
+    return true;
+  }
   return CTA_VERB.test(text) && (CTA_OPENING.test(text) || READER.test(text));
 }
 
