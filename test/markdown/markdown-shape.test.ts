@@ -200,6 +200,16 @@ describe('Markdown shape: related-link blocks inside the article', () => {
     assert.doesNotMatch(out, /Weitere Info|Workshop|juniors/);
     assert.match(out, /More information about the method/);
   });
+
+  it('drops a tag list under its label', () => {
+    const out = md(
+      '<p>Tags:</p><ul><li><a href="/t/technik">Technik</a></li><li><a href="/t/ratgeber">Ratgeber</a></li></ul>' +
+        '<div>Themen im Artikel</div>' +
+        '<p>The topics of the survey were listed in the paragraphs above, in some detail.</p>',
+    );
+    assert.doesNotMatch(out, /Tags:|Technik|Ratgeber|Themen im Artikel/);
+    assert.match(out, /The topics of the survey/);
+  });
 });
 
 describe('Markdown shape: the same extraction for the HTML', () => {
