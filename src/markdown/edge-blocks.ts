@@ -9,8 +9,8 @@
  * of the same rank heads nothing (its widget is gone) and goes too. At either edge, a block
  * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
  * removed teaser list) is bad even as a heading; at the tail, so are a label ending with a colon,
- * the publisher's notice about itself (its name with a copyright, an address or its app) and
- * a content licence line.
+ * the publisher's notice about itself (its name with a copyright, an address or its app),
+ * a content licence line and a line of the site's legal links (Impressum, Privacy).
  */
 import { type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
@@ -89,7 +89,8 @@ export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): vo
       announcesNothing(block) ||
       isSiteLabel(block, site) ||
       isSiteNotice(block, site) ||
-      isLicenceNotice(block)
+      isLicenceNotice(block) ||
+      isLegalLine(block)
         ? 'bad'
         : judge(block, covered);
     if (verdict === 'empty') continue;
@@ -153,6 +154,29 @@ function isSiteLabel({ el }: Block, site: Site): boolean {
   if (site.labels.size === 0) return false;
   const text = innerText(el);
   return text.length > 0 && text.length <= 40 && site.labels.has(normalizeLabel(text));
+}
+
+/**
+ * The site's legal links in a line ("Impressum | Datenschutz | © …", "Privacy · Terms"):
+ * a footer's line, whatever else it holds. The names of the pages every site must link.
+ */
+const LEGAL =
+  /^(?:impressum|imprint|datenschutz(?:erklärung)?|privacy(?: policy)?|terms(?: of (?:use|service))?|agb|disclaimer|haftungsausschluss|cookies?(?: policy| settings)?|mentions légales|politique de confidentialité|aviso legal|política de privacidad|note legali)$/iu;
+const LEGAL_LINE = 200;
+
+function isLegalLine({ el }: Block): boolean {
+  if (textLength(el) > LEGAL_LINE) return false;
+  let legal = 0;
+  const walk = (node: ElementNode): void => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tag === 'a') {
+        if (LEGAL.test(innerText(child))) legal++;
+      } else walk(child);
+    }
+  };
+  walk(el);
+  return legal >= 2;
 }
 
 /** A label this long or shorter, ending with a colon, announces what follows it. */

@@ -148,4 +148,12 @@ describe('edges of the article', () => {
     );
     assert.match(agency, /All Rights Reserved/);
   });
+
+  it("drops a line of the site's legal links at the end, keeps a sentence linking one", () => {
+    const out = md(
+      `${PROSE}<p>Read our <a href="/privacy">privacy policy</a> to learn how the council stores the votes.</p><p><a href="/impressum">IMPRESSUM</a> | <a href="/datenschutz">DATENSCHUTZ</a> | COPYRIGHT THE TOWN</p>`,
+    );
+    assert.doesNotMatch(out, /IMPRESSUM|DATENSCHUTZ/);
+    assert.match(out, /to learn how the council stores the votes/);
+  });
 });
