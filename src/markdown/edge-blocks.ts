@@ -6,7 +6,8 @@
  * (stopword density well under running text's third) or is mostly links. Bad blocks are
  * dropped from each end until the first block that reads as a sentence; nothing between
  * two sentences is touched, however short. At the head, a heading followed straight by one
- * of the same rank heads nothing (its widget is gone) and goes too. At either edge, a block
+ * of the same rank heads nothing (its widget is gone) and goes too, and so does a caption
+ * ending with a photo credit (the lead picture's; the picture stays). At either edge, a block
  * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
  * removed teaser list) is bad even as a heading; at the tail, so are a label ending with a colon,
  * the publisher's notice about itself (its name with a copyright, an address or its app),
@@ -77,7 +78,8 @@ export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): vo
   const doomed: Node[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    const verdict = isSiteLabel(block, site) ? 'bad' : judge(block, covered);
+    const verdict =
+      isSiteLabel(block, site) || isCreditedCaption(block) ? 'bad' : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good' && !isEmptyHeading(blocks, i)) break;
     doomed.push(block.el);
@@ -177,6 +179,31 @@ function isLegalLine({ el }: Block): boolean {
   };
   walk(el);
   return legal >= 2;
+}
+
+/**
+ * A line ending with a photo credit ("… escolar. Foto: Andina", "… (Photo: Reuters)") before
+ * the article's first prose: the lead picture's caption, left when the picture was a lazy
+ * placeholder or a slideshow the extraction dropped.
+ */
+const CREDIT_TAIL =
+  /(?:^|[\s(])(?:fotos?|photos?|bild|image|crédito|credit|quelle|source)\s*:\s*[^:.]{2,60}\)?\.?$/iu;
+const CAPTION_LINE = 250;
+
+function isCreditedCaption({ el, structured }: Block): boolean {
+  if (structured || HEADINGS.has(el.tag)) return false;
+  const text = innerText(el);
+  return text.length <= CAPTION_LINE && CREDIT_TAIL.test(text) && !holdsPicture(el);
+}
+
+/** The caption's block may hold the picture itself (`<figure>`): that is kept. */
+function holdsPicture(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (child.tag === 'img' || child.tag === 'picture' || child.tag === 'video') return true;
+    if (holdsPicture(child)) return true;
+  }
+  return false;
 }
 
 /** A label this long or shorter, ending with a colon, announces what follows it. */

@@ -156,4 +156,13 @@ describe('edges of the article', () => {
     assert.doesNotMatch(out, /IMPRESSUM|DATENSCHUTZ/);
     assert.match(out, /to learn how the council stores the votes/);
   });
+
+  it('drops captions ending with a credit before the first prose, keeps the picture', () => {
+    const out = md(
+      `<figure><img src="/bridge.jpg" alt=""><figcaption>The old bridge at dawn. Photo: Jane Doe</figcaption></figure><p>The river at the old bridge, in a picture of last year. Foto: Max Muster</p>${PROSE}<p>Paragraph 5 came after the photos were taken. Foto: Max Muster</p>`,
+    );
+    assert.doesNotMatch(out, /in a picture of last year|The old bridge at dawn/);
+    assert.match(out, /!\[\]\(https:\/\/example\.com\/bridge\.jpg\)/);
+    assert.match(out, /Paragraph 5 came after/);
+  });
 });
