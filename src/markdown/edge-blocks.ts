@@ -5,7 +5,8 @@
  * short and not a sentence: jusText calls a block bad when it has almost no function words
  * (stopword density well under running text's third) or is mostly links. Bad blocks are
  * dropped from each end until the first block that reads as a sentence; nothing between
- * two sentences is touched, however short. At the head, a heading followed straight by one
+ * two sentences is touched, however short. Paragraphs written as `<br><br>` inside one
+ * element are blocks of their own (as Readability's replaceBrs makes them). At the head, a heading followed straight by one
  * of the same rank heads nothing (its widget is gone) and goes too, and so does a caption
  * ending with a photo credit (the lead picture's; the picture stays). At either edge, a block
  * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
@@ -13,7 +14,7 @@
  * the publisher's notice about itself (its name with a copyright, an address or its app),
  * a content licence line and a line of the site's legal links (Impressum, Privacy).
  */
-import { type ElementNode, type Node, removeNodes } from './dom.js';
+import { createElement, type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { NO_SITE, normalizeLabel, type Site, squashName } from './site-labels.js';
 import { stopwordDensity } from './stopwords.js';
@@ -236,7 +237,9 @@ function leafBlocks(article: ElementNode): Block[] {
       const inner = structured || STRUCTURE.has(child.tag);
       if (collect(child, inner)) holdsBlock = true;
       else if (LEAF_BLOCKS.has(child.tag)) {
-        blocks.push({ el: child, structured: inner });
+        const runs = inner || HEADINGS.has(child.tag) ? [] : splitAtBreaks(child);
+        if (runs.length > 1) for (const run of runs) blocks.push({ el: run, structured: false });
+        else blocks.push({ el: child, structured: inner });
         holdsBlock = true;
       }
     }
@@ -244,6 +247,62 @@ function leafBlocks(article: ElementNode): Block[] {
   };
   collect(article, false);
   return blocks;
+}
+
+/**
+ * Paragraphs written as `<br><br>` inside one element (old CMSs, hand-written HTML): each run
+ * between two breaks is a paragraph to the reader, as Readability's replaceBrs makes it, so it
+ * is judged as one. The runs are wrapped in `<p>` elements in place (the Markdown is the same:
+ * a double break writes a paragraph break). Returns the runs, or [] when there is one run.
+ */
+function splitAtBreaks(el: ElementNode): ElementNode[] {
+  const kids = el.children;
+  let doubles = 0;
+  for (let i = 0; i < kids.length; i++) if (isBreak(kids[i]) && nextIsBreak(kids, i)) doubles++;
+  if (doubles === 0) return [];
+  const runs: ElementNode[] = [];
+  let run: Node[] = [];
+  const flush = (): void => {
+    if (run.some((n) => n.type === 'element' || n.text.trim())) {
+      const p = createElement('p');
+      p.parent = el;
+      p.children = run;
+      for (const n of run) n.parent = p;
+      runs.push(p);
+    }
+    run = [];
+  };
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i] as Node;
+    if (isBreak(node) && nextIsBreak(kids, i)) {
+      flush();
+      // skip the rest of the chain of breaks and the spaces between them
+      while (i + 1 < kids.length && (isBreak(kids[i + 1]) || isBlank(kids[i + 1]))) i++;
+      continue;
+    }
+    run.push(node);
+  }
+  flush();
+  if (runs.length < 2) return [];
+  el.children = runs;
+  return runs;
+}
+
+function isBreak(node: Node | undefined): boolean {
+  return node?.type === 'element' && node.tag === 'br';
+}
+
+function isBlank(node: Node | undefined): boolean {
+  return node?.type === 'text' && node.text.trim() === '';
+}
+
+/** The next node after `i` that is not blank text is a `<br>`. */
+function nextIsBreak(kids: Node[], i: number): boolean {
+  for (let k = i + 1; k < kids.length; k++) {
+    if (isBlank(kids[k])) continue;
+    return isBreak(kids[k]);
+  }
+  return false;
 }
 
 function isProse({ el, structured }: Block): boolean {

@@ -165,4 +165,18 @@ describe('edges of the article', () => {
     assert.match(out, /!\[\]\(https:\/\/example\.com\/bridge\.jpg\)/);
     assert.match(out, /Paragraph 5 came after/);
   });
+
+  it('judges paragraphs written as <br><br> inside one element one by one', () => {
+    const runs = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Run ${i}: the council met on Tuesday and agreed that the new bridge would be built over the river before the end of the year.`,
+    ).join('<br> <br>');
+    const out = md(
+      `${PROSE}<p>${runs}<br><br><a href="/files/plan.pdf">Hier geht es zum Plan</a><br><br><br></p>`,
+    );
+    assert.doesNotMatch(out, /Hier geht es zum Plan/);
+    assert.match(out, /^Run 0:.*\n\nRun 1:/m);
+    assert.match(out, /Run 3:/);
+  });
 });
