@@ -125,10 +125,10 @@ const CREDIT =
 /** Calls to action in a short block of their own (the languages of the pages seen most). */
 const CTA_LENGTH = 200;
 const CTA_VERB =
-  /(?<!\p{L})(?:subscribe|sign(?:ing)? up|download (?:the|our) .{0,40}apps?|join (?:us|our)|abonnieren sie|jetzt abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous)/iu;
+  /(?<!\p{L})(?:subscribe|sign(?:ing)? up|download (?:the|our) .{0,40}apps?|join (?:us|our)|abonnieren sie|jetzt abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous|never miss|verpasse keine|verpassen sie keine|ne manquez|no te pierdas|non perdere)/iu;
 /** The appeal opens the block ("Subscribe now…", "Click here to…") … */
 const CTA_OPENING =
-  /^[\p{P}\s]*(?:click here to |jetzt |now )?(?:subscribe|sign up|download|join|abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous)/iu;
+  /^[\p{P}\s]*(?:click here to |jetzt |now )?(?:subscribe|sign up|download|join|abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous|never miss|verpasse keine|verpassen sie keine|ne manquez|no te pierdas|non perdere)/iu;
 /** … or it addresses the reader ("by signing up to our newsletter", "desde tu celular"). */
 const READER =
   /(?<!\p{L})(?:our|your|unser(?:e|en|em|er)?|ihr(?:e|en)?|dein(?:e|en)?|nuestr[oa]s?|tu|notre|votre|nostr[oaie]|vostr[oaie])(?!\p{L})/iu;

@@ -30,6 +30,8 @@ describe('calls to action', () => {
     'Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.',
     '<strong>Möchten Sie den Artikel teilen?</strong>',
     'Share this article',
+    'Verpasse keine News!',
+    'Never miss a story: turn on notifications.',
   ]) {
     it(`drops "${appeal.slice(0, 30)}…"`, () => {
       const md = htmlToMarkdown(page(`<p>${appeal}</p>`), URL);
