@@ -6,13 +6,18 @@
  * (stopword density well under running text's third) or is mostly links. Bad blocks are
  * dropped from each end until the first block that reads as a sentence; nothing between
  * two sentences is touched, however short. Paragraphs written as `<br><br>` inside one
- * element are blocks of their own (as Readability's replaceBrs makes them). At the head, a heading followed straight by one
- * of the same rank heads nothing (its widget is gone) and goes too, and so does a caption
- * ending with a photo credit (the lead picture's; the picture stays). At either edge, a block
- * whose whole text is one of the site's navigation labels (site-labels.ts: "News" over a
- * removed teaser list) is bad even as a heading; at the tail, so are a label ending with a colon,
- * the publisher's notice about itself (its name with a copyright, an address or its app),
- * a content licence line and a line of the site's legal links (Impressum, Privacy).
+ * element are blocks of their own (as Readability's replaceBrs makes them).
+ *
+ * Besides jusText's classes:
+ * - at either edge, a block whose whole text is one of the site's navigation labels
+ *   (site-labels.ts: "News" over a removed teaser list) is bad, even as a heading;
+ * - at the head, a heading followed straight by one of the same rank heads nothing (its
+ *   widget is gone), and a caption ending with a photo credit is the lead picture's (the
+ *   picture stays);
+ * - at the tail, a label ending with a colon announces nothing any more; the publisher's
+ *   notice about itself (its name with a copyright, an address or its app), a content
+ *   licence line and a line of the site's legal links (Impressum, Privacy) are bad; and a
+ *   heading whose whole section the scan removed headed boilerplate and goes with it.
  */
 import { createElement, type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
@@ -86,9 +91,13 @@ export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): vo
     doomed.push(block.el);
   }
   const fromHead = new Set(doomed);
+  const headLength = doomed.length;
   for (const block of [...blocks].reverse()) {
     if (fromHead.has(block.el)) break;
+    // a heading whose section this scan removed whole headed boilerplate
+    const headedBad = doomed.length > headLength && HEADINGS.has(block.el.tag);
     const verdict =
+      headedBad ||
       announcesNothing(block) ||
       isSiteLabel(block, site) ||
       isSiteNotice(block, site) ||

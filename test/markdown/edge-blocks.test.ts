@@ -179,4 +179,13 @@ describe('edges of the article', () => {
     assert.match(out, /^Run 0:.*\n\nRun 1:/m);
     assert.match(out, /Run 3:/);
   });
+
+  it('drops a heading at the end whose section was all boilerplate, keeps an empty one', () => {
+    const out = md(
+      `${PROSE}<h3>Partner links</h3><p><a href="/a">Acme</a> | <a href="/b">Widget Co</a></p>`,
+    );
+    assert.doesNotMatch(out, /Partner links|Acme/);
+    const empty = md(`${PROSE}<h3>Featured</h3>`);
+    assert.match(empty, /### Featured/);
+  });
 });
