@@ -15,9 +15,10 @@
  *   widget is gone), and a caption ending with a photo credit is the lead picture's (the
  *   picture stays);
  * - at the tail, a label ending with a colon announces nothing any more; the publisher's
- *   notice about itself (its name with a copyright, an address or its app), a content
- *   licence line and a line of the site's legal links (Impressum, Privacy) are bad; and a
- *   heading whose whole section the scan removed headed boilerplate and goes with it.
+ *   notice about itself (its name with a copyright, an address, its app or its affiliate
+ *   commission), a content licence line and a line of the site's legal links (Impressum,
+ *   Privacy) are bad; and a heading whose whole section the scan removed headed
+ *   boilerplate and goes with it.
  */
 import { createElement, type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
@@ -131,7 +132,7 @@ function isEmptyHeading(blocks: Block[], i: number): boolean {
 const NOTICE = 300;
 /** What the publisher says of itself: its copyright, its address, its app. */
 const NOTICE_MARK =
-  /©|\(c\)|copyright|all rights reserved|alle rechte|[\w.+-]+@[\w-]+\.\w|(?<!\p{L})apps?(?!\p{L})/iu;
+  /©|\(c\)|copyright|all rights reserved|alle rechte|[\w.+-]+@[\w-]+\.\w|(?<!\p{L})apps?(?!\p{L})|provision|commission|affiliate/iu;
 
 /**
  * The publisher's notice about itself under the story: a short block that names the site

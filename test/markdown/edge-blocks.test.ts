@@ -130,11 +130,11 @@ describe('edges of the article', () => {
       <div class="story">${inner}</div></body></html>`;
     const out = htmlToMarkdown(
       html(
-        `${PROSE}<p>The mayor told the Harbour Times on Monday that the vote would be repeated.</p><p>This article is the copyrighted property of Harbour Times and may not be reprinted.</p><p>For the latest news download the HarbourTimes app for your phone.</p>`,
+        `${PROSE}<p>The mayor told the Harbour Times on Monday that the vote would be repeated.</p><p>This article is the copyrighted property of Harbour Times and may not be reprinted.</p><p>For the latest news download the HarbourTimes app for your phone.</p><p>Dieser Artikel kann Links enthalten, für die Harbour Times eine Provision erhält.</p>`,
       ),
       URL,
     );
-    assert.doesNotMatch(out, /copyrighted property|download the HarbourTimes app/);
+    assert.doesNotMatch(out, /copyrighted property|download the HarbourTimes app|Provision/);
     assert.match(out, /The mayor told the Harbour Times on Monday/);
   });
 
