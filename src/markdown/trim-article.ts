@@ -24,6 +24,8 @@ const CAPTION =
   /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info|(?:^|[\s_-])legend(?:$|[\s_-])/i;
 const METADATA =
   /(?:^|[\s_-])(?:date|dates|time|timestamp|published|updated|dateline|byline|bylines|author|authors|posted|meta|article-?meta|post-?meta|entry-?meta)(?:$|[\s_-])/i;
+/** The section a story is filed under, printed as a kicker by its headline. */
+const KICKER = /(?:^|[\s_-])(?:category|categories|kicker|rubrik)(?:$|[\s_-])/i;
 const RELATED =
   /related|recommend|read-?more|more-?stories|trending|newsletter|promo|author-?bio|about-?(?:the-?)?author|tags|toolbar|reprint|text-?size|most-?popular|outbrain|taboola/i;
 
@@ -69,6 +71,11 @@ function isMetadata(el: ElementNode): boolean {
   if (match.length < 2 || el.tag === 'p' || el.tag === 'a') return false;
   if (CAPTION.test(match) && el.tag !== 'figcaption') return textLength(el) < 400;
   if (METADATA.test(match)) return textLength(el) < 150;
+  // a story's section kicker ("A-Frauen" over the headline); in a table a category is data
+  if (KICKER.test(match) && el.tag !== 'td' && el.tag !== 'th') {
+    const length = textLength(el);
+    return length > 0 && length < 60 && !holdsMedia(el);
+  }
   if (RELATED.test(match)) {
     const text = innerText(el);
     return text.length < 300 || linkDensity(el, text.length) > 0.4;

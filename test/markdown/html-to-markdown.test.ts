@@ -80,6 +80,17 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.match(md, /Stand der Technik ist das nicht/);
   });
 
+  it("drops a story's section kicker, keeps a category cell of a table", () => {
+    const md = htmlToMarkdown(
+      page(
+        `<div class="info"><span class="date">02.02.2022</span> <span class="category">Nationalteams</span></div>${prose()}<table><tr><th>Name</th><th>Kind</th></tr><tr><td>Linux</td><td class="category">Operating system</td></tr><tr><td>Vim</td><td class="category">Editor</td></tr></table>`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(md, /Nationalteams/);
+    assert.match(md, /Operating system/);
+  });
+
   it('keeps a date that is part of a sentence', () => {
     const md = htmlToMarkdown(
       page(
