@@ -60,6 +60,7 @@ const DATELINE =
 const CONTROL = /(?:^|[\s_-])print(?:$|[\s_-])|toggle/i;
 
 function isMetadata(el: ElementNode): boolean {
+  if (isTeaserBox(el)) return true;
   const named = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (named.length > 1 && CONTROL.test(named) && isControlLabel(el)) return true;
   if (DATELINE_TAGS.has(el.tag) && textLength(el) < 120 && DATELINE.test(innerText(el))) {
@@ -84,6 +85,34 @@ function isMetadata(el: ElementNode): boolean {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * A teaser box: a heading, a line of blurb and a button ("Entdecke weitere Homestorys … [Mehr
+ * Homestorys]"). The button (a link styled as one) says the box sends the reader elsewhere;
+ * the box is short, so a section of the story that ends with a download button is not one.
+ */
+const TEASER_BOX = 300;
+const BOXES = new Set(['div', 'section', 'aside']);
+const BUTTON = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
+
+function isTeaserBox(el: ElementNode): boolean {
+  if (!BOXES.has(el.tag)) return false;
+  const last = lastElement(el);
+  if (last?.tag !== 'a' || !BUTTON.test(last.attrs.class ?? '')) return false;
+  const length = textLength(el);
+  if (length === 0 || length > TEASER_BOX) return false;
+  return el.children.some((c) => c.type === 'element' && HEADINGS.has(c.tag));
+}
+
+/** The last element child, skipping blank text. */
+function lastElement(el: ElementNode): ElementNode | null {
+  for (let i = el.children.length - 1; i >= 0; i--) {
+    const c = el.children[i];
+    if (c?.type === 'element') return c;
+    if (c?.text.trim()) return null;
+  }
+  return null;
+}
 
 /** A button's label: a little text, no picture (a toggle around an image opens the image). */
 function isControlLabel(el: ElementNode): boolean {

@@ -91,6 +91,23 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.match(md, /Operating system/);
   });
 
+  it('drops a teaser box (heading, blurb, button), keeps a long section ending with a button', () => {
+    const long = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<p>Step ${i}: the report explains in detail how the numbers of the survey were collected and checked.</p>`,
+    ).join('');
+    const md = htmlToMarkdown(
+      page(
+        `${prose()}<section class="trampoline"><h2>Discover more homes</h2><p>How does the community live? Click through their stories.</p><a class="btn btn-primary" href="/homes">More homes</a></section><section><h2>The method</h2>${long}<a class="button" href="/report.pdf">Download the report</a></section>${prose()}`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(md, /Discover more homes|How does the community live|More homes/);
+    assert.match(md, /## The method/);
+    assert.match(md, /Download the report/);
+  });
+
   it('keeps a date that is part of a sentence', () => {
     const md = htmlToMarkdown(
       page(
