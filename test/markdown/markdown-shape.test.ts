@@ -191,13 +191,14 @@ describe('Markdown shape: related-link blocks inside the article', () => {
     assert.match(out, /The most popular answer/);
   });
 
-  it('drops a "More information" label with its links, and a "Weitere Infos unter <link>" line', () => {
+  it('drops "More information" and "Related articles" labels with their links, and a "Weitere Infos unter <link>" line', () => {
     const out = md(
       '<p><strong>Weitere Informationen</strong></p><ul><li><a href="/a">Aktuelle Infos zum Workshop</a></li><li><a href="https://other.example/">Initiative</a></li></ul>' +
         '<p><strong>Weitere Infos unter <a href="https://juniors.example/">www.juniors.example</a></strong>.</p>' +
+        '<p><strong>Verwandte Artikel:</strong></p><ul><li><a href="/c">Dichter und Denker</a></li><li><a href="/d">Ein Handbuch</a></li></ul>' +
         '<p>More information about the method is given in the paragraphs above, in some detail.</p>',
     );
-    assert.doesNotMatch(out, /Weitere Info|Workshop|juniors/);
+    assert.doesNotMatch(out, /Weitere Info|Workshop|juniors|Verwandte|Dichter|Handbuch/);
     assert.match(out, /More information about the method/);
   });
 
