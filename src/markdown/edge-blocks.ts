@@ -10,7 +10,8 @@
  *
  * Besides jusText's classes:
  * - at either edge, a block whose whole text is one of the site's navigation labels
- *   (site-labels.ts: "News" over a removed teaser list) is bad, even as a heading;
+ *   (site-labels.ts: "News" over a removed teaser list) is bad, even as a heading at the
+ *   tail (at the head a heading is the page's title, which its menu entry names alike);
  * - at the head, a heading followed straight by one of the same rank heads nothing (its
  *   widget is gone), and a caption ending with a photo credit is the lead picture's (the
  *   picture stays);
@@ -86,7 +87,10 @@ export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): vo
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
     const verdict =
-      isSiteLabel(block, site) || isCreditedCaption(block) ? 'bad' : judge(block, covered);
+      // a heading at the head is the page's title, which its menu entry names alike
+      (isSiteLabel(block, site) && !HEADINGS.has(block.el.tag)) || isCreditedCaption(block)
+        ? 'bad'
+        : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good' && !isEmptyHeading(blocks, i)) break;
     doomed.push(block.el);

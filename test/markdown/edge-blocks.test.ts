@@ -106,7 +106,7 @@ describe('edges of the article', () => {
     assert.match(kept, /\*\*Materials used:\*\*/);
   });
 
-  it("drops a section name of the site's navigation at the article's end, keeps it between sentences", () => {
+  it("drops a section name of the site's navigation at the article's end, keeps it between sentences and as the title", () => {
     const html = (inner: string) =>
       `<!doctype html><html><head><title>The bridge</title></head><body>
       <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/teams">Teams</a></nav>
@@ -120,6 +120,9 @@ describe('edges of the article', () => {
     const between = htmlToMarkdown(html(`${PROSE}<h2>Teams</h2>${PROSE}<h2>Featured</h2>`), URL);
     assert.match(between, /^## Teams$/m);
     assert.match(between, /^## Featured$/m);
+    // the page's own title, named alike by its menu entry
+    const titled = htmlToMarkdown(html(`<h1>Teams</h1>${PROSE}`), URL);
+    assert.match(titled, /^# Teams$/m);
   });
 
   it("drops the publisher's notice about itself at the end, keeps the story naming the site", () => {
