@@ -232,8 +232,22 @@ const LABEL = 100;
 function announcesNothing({ el, structured }: Block): boolean {
   if (structured) return false;
   const text = innerText(el);
-  return text.length <= LABEL && /[:：]$/.test(text);
+  return text.length <= LABEL && /[:：]$/.test(text) && !pictureFollows(el);
 }
+
+/** A picture after `el` in the article ("The chart:" over the chart is a picture's label). */
+function pictureFollows(el: ElementNode): boolean {
+  for (let node: ElementNode | null = el; node?.parent; node = node.parent) {
+    const siblings = node.parent.children;
+    for (let i = siblings.indexOf(node) + 1; i < siblings.length; i++) {
+      const next = siblings[i] as Node;
+      if (next.type === 'element' && (MEDIA.has(next.tag) || holdsPicture(next))) return true;
+    }
+  }
+  return false;
+}
+
+const MEDIA = new Set(['img', 'picture', 'video']);
 
 const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);
 

@@ -43,7 +43,9 @@ export function removePictureCredits(article: ElementNode): void {
 }
 
 function isCredit(text: string): boolean {
-  return text.length > 0 && text.length <= MAX_CREDIT && CREDIT.test(text);
+  if (text.length === 0 || text.length > MAX_CREDIT || !CREDIT.test(text)) return false;
+  // names have letters: "24/7" or "1/2" beside a picture is not a credit
+  return /©|\(c\)/i.test(text) || text.split('/').every((part) => /\p{L}{2}/u.test(part));
 }
 
 /**

@@ -104,6 +104,10 @@ describe('edges of the article', () => {
     assert.match(out, /Paragraph 4:/);
     const kept = md(`${PROSE}<p><strong>Materials used:</strong></p><ul><li>Steel beams</li></ul>`);
     assert.match(kept, /\*\*Materials used:\*\*/);
+    const chart = md(
+      `${PROSE}<p>The vote, district by district:</p><figure><img src="/chart.png" alt=""></figure>`,
+    );
+    assert.match(chart, /district by district:/);
   });
 
   it("drops a section name of the site's navigation at the article's end, keeps it between sentences and as the title", () => {

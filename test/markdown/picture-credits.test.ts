@@ -37,11 +37,12 @@ describe('picture credits', () => {
   it('keeps the same shape away from pictures, and a sentence after a picture', () => {
     const md = htmlToMarkdown(
       page(
-        '<p>Timer / Abschaltfunktion</p><figure><img src="/c.jpg" alt=""></figure><p>Er lacht / sie nicht, sagt er heute über die Zeit.</p>',
+        '<p>Timer / Abschaltfunktion</p><figure><img src="/c.jpg" alt=""></figure><p>Er lacht / sie nicht, sagt er heute über die Zeit.</p><figure><img src="/d.jpg" alt=""></figure><p>24/7</p>',
       ),
       URL,
     );
     assert.match(md, /Timer \/ Abschaltfunktion/);
     assert.match(md, /Er lacht \/ sie nicht, sagt er heute/);
+    assert.match(md, /^24\/7$/m);
   });
 });
