@@ -5,11 +5,25 @@
  * short and not a sentence: jusText calls a block bad when it has almost no function words
  * (stopword density well under running text's third) or is mostly links. Bad blocks are
  * dropped from each end until the first block that reads as a sentence; nothing between
- * two sentences is touched, however short. At the head, a heading followed straight by one
- * of the same rank heads nothing (its widget is gone) and goes too.
+ * two sentences is touched, however short. Paragraphs written as `<br><br>` inside one
+ * element are blocks of their own (as Readability's replaceBrs makes them).
+ *
+ * Besides jusText's classes:
+ * - at either edge, a block whose whole text is one of the site's navigation labels
+ *   (site-labels.ts: "News" over a removed teaser list) is bad, even as a heading at the
+ *   tail (at the head a heading is the page's title, which its menu entry names alike);
+ * - at the head, a heading followed straight by one of the same rank heads nothing (its
+ *   widget is gone), and a caption ending with a photo credit is the lead picture's (the
+ *   picture stays);
+ * - at the tail, a label ending with a colon announces nothing any more; the publisher's
+ *   notice about itself (its name with a copyright, an address, its app or its affiliate
+ *   commission), a content licence line and a line of the site's legal links (Impressum,
+ *   Privacy) are bad; and a heading whose whole section the scan removed headed
+ *   boilerplate and goes with it.
  */
-import { type ElementNode, type Node, removeNodes } from './dom.js';
+import { createElement, type ElementNode, type Node, removeNodes } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
+import { NO_SITE, normalizeLabel, type Site, squashName } from './site-labels.js';
 import { stopwordDensity } from './stopwords.js';
 
 const LEAF_BLOCKS = new Set([
@@ -60,7 +74,7 @@ interface Block {
   structured: boolean;
 }
 
-export function removeEdgeBlocks(article: ElementNode): void {
+export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): void {
   const blocks = leafBlocks(article);
   // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
   const prose = blocks.find(isProse);
@@ -72,15 +86,30 @@ export function removeEdgeBlocks(article: ElementNode): void {
   const doomed: Node[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    const verdict = judge(block, covered);
+    const verdict =
+      // a heading at the head is the page's title, which its menu entry names alike
+      (isSiteLabel(block, site) && !HEADINGS.has(block.el.tag)) || isCreditedCaption(block)
+        ? 'bad'
+        : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good' && !isEmptyHeading(blocks, i)) break;
     doomed.push(block.el);
   }
   const fromHead = new Set(doomed);
+  const headLength = doomed.length;
   for (const block of [...blocks].reverse()) {
     if (fromHead.has(block.el)) break;
-    const verdict = judge(block, covered);
+    // a heading whose section this scan removed whole headed boilerplate
+    const headedBad = doomed.length > headLength && HEADINGS.has(block.el.tag);
+    const verdict =
+      headedBad ||
+      announcesNothing(block) ||
+      isSiteLabel(block, site) ||
+      isSiteNotice(block, site) ||
+      isLicenceNotice(block) ||
+      isLegalLine(block)
+        ? 'bad'
+        : judge(block, covered);
     if (verdict === 'empty') continue;
     if (verdict === 'good') break;
     doomed.push(block.el);
@@ -103,6 +132,123 @@ function isEmptyHeading(blocks: Block[], i: number): boolean {
   return false;
 }
 
+/** A notice is a line or two. */
+const NOTICE = 300;
+/** What the publisher says of itself: its copyright, its address, its app. */
+const NOTICE_MARK =
+  /©|\(c\)|copyright|all rights reserved|alle rechte|[\w.+-]+@[\w-]+\.\w|(?<!\p{L})apps?(?!\p{L})|provision|commission|affiliate/iu;
+
+/**
+ * The publisher's notice about itself under the story: a short block that names the site
+ * (site-labels.ts: og:site_name, the canonical host) together with a copyright sign, an
+ * e-mail address or its app ("© 2022 BreakingBelizeNews.com…", "download the Nationnews
+ * apps"). The name alone is not enough: news sites name themselves in the story ("told Fox
+ * News").
+ */
+/**
+ * A content licence line ("Inhalte dieser Website stehen unter CC-BY"): the site's terms, not
+ * the story. Copyright lines are not judged so: agency copy ends with the agency's notice
+ * ("© 2019 Associated Press. All Rights Reserved."), which the articles corpus keeps.
+ */
+const LICENCE = /creative commons|(?<!\p{L})cc[- ]by(?:[- ]\p{L}{2})*(?!\p{L})/iu;
+
+function isLicenceNotice({ el, structured }: Block): boolean {
+  if (structured) return false;
+  const text = innerText(el);
+  return text.length > 0 && text.length <= NOTICE && LICENCE.test(text);
+}
+
+function isSiteNotice({ el, structured }: Block, site: Site): boolean {
+  if (structured || site.names.length === 0) return false;
+  const text = innerText(el);
+  if (text.length === 0 || text.length > NOTICE || !NOTICE_MARK.test(text)) return false;
+  const squashed = squashName(text);
+  return site.names.some((name) => squashed.includes(name));
+}
+
+/** A block whose whole text is one of the site's navigation labels (site-labels.ts). */
+function isSiteLabel({ el }: Block, site: Site): boolean {
+  if (site.labels.size === 0) return false;
+  const text = innerText(el);
+  return text.length > 0 && text.length <= 40 && site.labels.has(normalizeLabel(text));
+}
+
+/**
+ * The site's legal links in a line ("Impressum | Datenschutz | © …", "Privacy · Terms"):
+ * a footer's line, whatever else it holds. The names of the pages every site must link.
+ */
+const LEGAL =
+  /^(?:impressum|imprint|datenschutz(?:erklärung)?|privacy(?: policy)?|terms(?: of (?:use|service))?|agb|disclaimer|haftungsausschluss|cookies?(?: policy| settings)?|mentions légales|politique de confidentialité|aviso legal|política de privacidad|note legali)$/iu;
+const LEGAL_LINE = 200;
+
+function isLegalLine({ el }: Block): boolean {
+  if (textLength(el) > LEGAL_LINE) return false;
+  let legal = 0;
+  const walk = (node: ElementNode): void => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tag === 'a') {
+        if (LEGAL.test(innerText(child))) legal++;
+      } else walk(child);
+    }
+  };
+  walk(el);
+  return legal >= 2;
+}
+
+/**
+ * A line ending with a photo credit ("… escolar. Foto: Andina", "… (Photo: Reuters)") before
+ * the article's first prose: the lead picture's caption, left when the picture was a lazy
+ * placeholder or a slideshow the extraction dropped.
+ */
+const CREDIT_TAIL =
+  /(?:^|[\s(])(?:fotos?|photos?|bild|image|crédito|credit|quelle|source)\s*:\s*[^:.]{2,60}\)?\.?$/iu;
+const CAPTION_LINE = 250;
+
+function isCreditedCaption({ el, structured }: Block): boolean {
+  if (structured || HEADINGS.has(el.tag)) return false;
+  const text = innerText(el);
+  return text.length <= CAPTION_LINE && CREDIT_TAIL.test(text) && !holdsPicture(el);
+}
+
+/** The caption's block may hold the picture itself (`<figure>`): that is kept. */
+function holdsPicture(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (child.tag === 'img' || child.tag === 'picture' || child.tag === 'video') return true;
+    if (holdsPicture(child)) return true;
+  }
+  return false;
+}
+
+/** A label this long or shorter, ending with a colon, announces what follows it. */
+const LABEL = 100;
+
+/**
+ * The article's last block is a label ending with a colon ("Die Karte zum Abspeichern:",
+ * "More information:"): what it announced (a map, a video, a list of links) was a widget or
+ * navigation, removed as such, and the label now announces nothing.
+ */
+function announcesNothing({ el, structured }: Block): boolean {
+  if (structured) return false;
+  const text = innerText(el);
+  return text.length <= LABEL && /[:：]$/.test(text) && !pictureFollows(el);
+}
+
+/** A picture after `el` in the article ("The chart:" over the chart is a picture's label). */
+function pictureFollows(el: ElementNode): boolean {
+  for (let node: ElementNode | null = el; node?.parent; node = node.parent) {
+    const siblings = node.parent.children;
+    for (let i = siblings.indexOf(node) + 1; i < siblings.length; i++) {
+      const next = siblings[i] as Node;
+      if (next.type === 'element' && (MEDIA.has(next.tag) || holdsPicture(next))) return true;
+    }
+  }
+  return false;
+}
+
+const MEDIA = new Set(['img', 'picture', 'video']);
+
 const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);
 
 /**
@@ -119,7 +265,9 @@ function leafBlocks(article: ElementNode): Block[] {
       const inner = structured || STRUCTURE.has(child.tag);
       if (collect(child, inner)) holdsBlock = true;
       else if (LEAF_BLOCKS.has(child.tag)) {
-        blocks.push({ el: child, structured: inner });
+        const runs = inner || HEADINGS.has(child.tag) ? [] : splitAtBreaks(child);
+        if (runs.length > 1) for (const run of runs) blocks.push({ el: run, structured: false });
+        else blocks.push({ el: child, structured: inner });
         holdsBlock = true;
       }
     }
@@ -127,6 +275,62 @@ function leafBlocks(article: ElementNode): Block[] {
   };
   collect(article, false);
   return blocks;
+}
+
+/**
+ * Paragraphs written as `<br><br>` inside one element (old CMSs, hand-written HTML): each run
+ * between two breaks is a paragraph to the reader, as Readability's replaceBrs makes it, so it
+ * is judged as one. The runs are wrapped in `<p>` elements in place (the Markdown is the same:
+ * a double break writes a paragraph break). Returns the runs, or [] when there is one run.
+ */
+function splitAtBreaks(el: ElementNode): ElementNode[] {
+  const kids = el.children;
+  let doubles = 0;
+  for (let i = 0; i < kids.length; i++) if (isBreak(kids[i]) && nextIsBreak(kids, i)) doubles++;
+  if (doubles === 0) return [];
+  const runs: ElementNode[] = [];
+  let run: Node[] = [];
+  const flush = (): void => {
+    if (run.some((n) => n.type === 'element' || n.text.trim())) {
+      const p = createElement('p');
+      p.parent = el;
+      p.children = run;
+      for (const n of run) n.parent = p;
+      runs.push(p);
+    }
+    run = [];
+  };
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i] as Node;
+    if (isBreak(node) && nextIsBreak(kids, i)) {
+      flush();
+      // skip the rest of the chain of breaks and the spaces between them
+      while (i + 1 < kids.length && (isBreak(kids[i + 1]) || isBlank(kids[i + 1]))) i++;
+      continue;
+    }
+    run.push(node);
+  }
+  flush();
+  if (runs.length < 2) return [];
+  el.children = runs;
+  return runs;
+}
+
+function isBreak(node: Node | undefined): boolean {
+  return node?.type === 'element' && node.tag === 'br';
+}
+
+function isBlank(node: Node | undefined): boolean {
+  return node?.type === 'text' && node.text.trim() === '';
+}
+
+/** The next node after `i` that is not blank text is a `<br>`. */
+function nextIsBreak(kids: Node[], i: number): boolean {
+  for (let k = i + 1; k < kids.length; k++) {
+    if (isBlank(kids[k])) continue;
+    return isBreak(kids[k]);
+  }
+  return false;
 }
 
 function isProse({ el, structured }: Block): boolean {

@@ -17,6 +17,7 @@ import {
   type ElementNode,
   findFirst,
   type Node,
+  type ParsedDocument,
   parseDocument,
   removeNodes,
 } from './dom.js';
@@ -27,6 +28,7 @@ import { resolveNoscript } from './noscript.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
+import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
 import { isThreadPage } from './thread-page.js';
@@ -90,7 +92,7 @@ export function htmlToMarkdown(
     const chosen =
       options.mainContent === false
         ? visibleBody(body)
-        : mainContent(body, doc.title, options.headline === true, doc.jsonLd);
+        : mainContent(doc, body, options.headline === true);
     return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
@@ -112,7 +114,7 @@ export function extractMainContent(
     const doc = parseDocument(html);
     resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(body, doc.title, false, doc.jsonLd);
+    const chosen = mainContent(doc, body, false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
@@ -120,16 +122,12 @@ export function extractMainContent(
   }
 }
 
-function mainContent(
-  body: ElementNode,
-  title: string,
-  withHeadline: boolean,
-  jsonLd: readonly string[],
-): ElementNode {
+function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boolean): ElementNode {
+  const title = doc.title;
   // the headline is looked for on the page as parsed: extraction removes it
   const headline = withHeadline ? findHeadline(body, title) : '';
-  let content = extractedContent(body, title);
-  if (jsonLd.length > 0) content = structuredFallback(content, jsonLd) ?? content;
+  let content = extractedContent(body, title, collectSite(doc.root, body));
+  if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
 }
@@ -151,7 +149,7 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
-function extractedContent(body: ElementNode, title: string): ElementNode {
+function extractedContent(body: ElementNode, title: string, site: Site): ElementNode {
   removeChrome(body, textLength(body));
   const commentsAreContent = isThreadPage(body);
 
@@ -168,7 +166,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     };
     const article = grabArticle(cloneElement(body), title, flags);
     last = flags;
-    trimArticle(article);
+    trimArticle(article, site);
     const length = textLength(article);
     if (length > bestLength) {
       best = article;
@@ -183,7 +181,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // trusted: templates often split the story over several named columns and the first one
   // is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
-  const hinted = container ? hintedArticle(container, title) : null;
+  const hinted = container ? hintedArticle(container, title, site) : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
@@ -203,7 +201,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
     // card, one of several text widgets): the whole container is the content.
     const chosenLength = textLength(chosen);
     if (textLength(container) >= WIDE_HINT * chosenLength) {
-      const wide = cleanedContainer(container, title);
+      const wide = cleanedContainer(container, title, site);
       const wideLength = textLength(wide);
       if (wideLength >= WIDE_HINT * chosenLength && linkDensity(wide, wideLength) <= 0.3) {
         return wide;
@@ -214,7 +212,7 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
-  trimArticle(whole);
+  trimArticle(whole, site);
   return whole;
 }
 
@@ -222,14 +220,14 @@ function extractedContent(body: ElementNode, title: string): ElementNode {
  * The hinted container whole, cleaned as an extracted article is (unlikely candidates,
  * Readability's conditional cleaning, trimArticle) but without choosing a block in it.
  */
-function cleanedContainer(container: ElementNode, title: string): ElementNode {
+function cleanedContainer(container: ElementNode, title: string, site: Site): ElementNode {
   const scope = createElement('body');
   const copy = cloneElement(container, scope);
   scope.children = [copy];
   const flags = { stripUnlikely: true, weightClasses: true, cleanConditionally: true };
   collectScorable(scope, title, flags);
   prepareArticle(copy, flags);
-  trimArticle(copy);
+  trimArticle(copy, site);
   return copy;
 }
 
@@ -238,14 +236,14 @@ function cleanedContainer(container: ElementNode, title: string): ElementNode {
  * whole page's is: page builders (Elementor and the like) wrap every text block in
  * "widget" classes, which Readability's class weights read as chrome.
  */
-function hintedArticle(container: ElementNode, title: string): ElementNode {
+function hintedArticle(container: ElementNode, title: string, site: Site): ElementNode {
   let best: ElementNode | null = null;
   let bestLength = -1;
   for (const attempt of ATTEMPTS) {
     const scope = createElement('body');
     scope.children = [cloneElement(container, scope)];
     const article = grabArticle(scope, title, attempt);
-    trimArticle(article);
+    trimArticle(article, site);
     const length = textLength(article);
     if (length > bestLength) {
       best = article;

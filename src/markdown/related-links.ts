@@ -8,8 +8,9 @@
  * and is either little more than the label (a heading for a list of links, which goes with
  * it) or a short line that is mostly a link. Calls to action: a short block that asks the
  * reader to subscribe, sign up or download the app, opening with the appeal or addressing the
- * reader ("our newsletter"), so that a sentence of the story about signing up stays; and the
- * comment form's prompt to log in first ("You must be logged in to post a comment").
+ * reader ("our newsletter"), so that a sentence of the story about signing up stays; the
+ * comment form's prompt to log in first ("You must be logged in to post a comment"); and a
+ * share bar's label ("Share this article").
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, linkDensity } from './measure.js';
@@ -38,6 +39,16 @@ const LABELS = [
   'you might also like',
   'recommended',
   'further reading',
+  "editor's picks",
+  'tags',
+  'topics',
+  'topics in this article',
+  'more info',
+  'more information',
+  'further information',
+  'editors’ picks',
+  'most popular',
+  'latest articles',
   'lesen sie auch',
   'lesen sie mehr',
   'lesen sie auch die folgenden beiträge',
@@ -52,11 +63,37 @@ const LABELS = [
   'das könnte sie auch interessieren',
   'das könnte sie interessieren',
   'empfehlungen aus dem',
+  'empfehlung der redaktion',
+  'verwandte artikel',
+  'verwandte beiträge',
+  'ähnliche artikel',
+  'ähnliche beiträge',
+  'themen im artikel',
+  'themen',
+  'schlagworte',
+  'schlagwörter',
+  'stichworte',
+  'stichwörter',
+  'weitere infos',
+  'weitere informationen',
+  'mehr infos',
+  'mehr informationen',
+  'unsere empfehlung',
+  'meistgelesen',
+  'meist gelesen',
+  'neueste artikel',
+  'neueste beiträge',
   'lire aussi',
   'à lire aussi',
   'a lire aussi',
   'voir aussi',
   'sur le même sujet',
+  'les plus lus',
+  'mots-clés',
+  'mots clés',
+  "plus d'informations",
+  'plus d’informations',
+  'articles les plus lus',
   'lea también',
   'lea más',
   'lea',
@@ -65,6 +102,9 @@ const LABELS = [
   'puedes ver',
   'mira',
   'ver también',
+  'más información',
+  'etiquetas',
+  'temas',
   'leggi anche',
   'leia também',
   'veja também',
@@ -89,10 +129,10 @@ const CREDIT =
 /** Calls to action in a short block of their own (the languages of the pages seen most). */
 const CTA_LENGTH = 200;
 const CTA_VERB =
-  /(?<!\p{L})(?:subscribe|sign(?:ing)? up|download (?:the|our) .{0,40}apps?|join (?:us|our)|abonnieren sie|jetzt abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous)/iu;
+  /(?<!\p{L})(?:subscribe|sign(?:ing)? up|download (?:the|our) .{0,40}apps?|join (?:us|our)|abonnieren sie|jetzt abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous|never miss|verpasse keine|verpassen sie keine|ne manquez|no te pierdas|non perdere)/iu;
 /** The appeal opens the block ("Subscribe now…", "Click here to…") … */
 const CTA_OPENING =
-  /^[\p{P}\s]*(?:click here to |jetzt |now )?(?:subscribe|sign up|download|join|abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous)/iu;
+  /^[\p{P}\s]*(?:click here to |jetzt |now )?(?:subscribe|sign up|download|join|abonnieren|suscr[ií]bete|únete|iscriviti|inscrivez-vous|never miss|verpasse keine|verpassen sie keine|ne manquez|no te pierdas|non perdere)/iu;
 /** … or it addresses the reader ("by signing up to our newsletter", "desde tu celular"). */
 const READER =
   /(?<!\p{L})(?:our|your|unser(?:e|en|em|er)?|ihr(?:e|en)?|dein(?:e|en)?|nuestr[oa]s?|tu|notre|votre|nostr[oaie]|vostr[oaie])(?!\p{L})/iu;
@@ -101,8 +141,22 @@ const READER =
 const LOGIN_PROMPT =
   /(?<!\p{L})(?:must be logged in|need to log in|log in to (?:reply|comment|post)|sign in to (?:reply|comment|post)|müssen sich (?:einloggen|anmelden)|bitte (?:einloggen|anmelden)|debes iniciar sesión|devez être connecté)/iu;
 
+/**
+ * "Share this article", "Möchten Sie den Artikel teilen?", "Partager cet article": a share
+ * bar's label left as a line of its own once its buttons are gone. A few words, about sharing
+ * the page itself, so a sentence of the story ("I'm going to share a bit of my story") stays.
+ */
+const SHARE_WORDS = 8;
+const SHARE =
+  /(?<!\p{L})(?:share|teilen|partager|compartir|comparte|condividi|udostępnij|deel)(?!\p{L})/iu;
+const SHARE_OBJECT =
+  /(?<!\p{L})(?:this|article|artikel|beitrag|seite|page|post|story|cet article|cette page|este artículo|esta nota|la noticia|articolo|artykuł)(?!\p{L})/iu;
+
 function isCallToAction(text: string): boolean {
   if (LOGIN_PROMPT.test(text)) return true;
+  if (SHARE.test(text) && SHARE_OBJECT.test(text) && text.split(/\s+/).length <= SHARE_WORDS) {
+    return true;
+  }
   return CTA_VERB.test(text) && (CTA_OPENING.test(text) || READER.test(text));
 }
 

@@ -51,6 +51,19 @@ const SKIPPED = new Set([
   'track',
 ]);
 
+/** Inline emphasis elements by the Markdown delimiter they are written with. */
+const EMPHASIS: Record<string, string> = {
+  strong: '**',
+  b: '**',
+  em: '_',
+  i: '_',
+  cite: '_',
+  dfn: '_',
+  del: '~~',
+  s: '~~',
+  strike: '~~',
+};
+
 export type UrlResolver = (url: string) => string | null;
 
 export class MarkdownWriter {
@@ -72,8 +85,44 @@ export class MarkdownWriter {
   /** Renders children; `pre` is true inside <pre> (whitespace kept verbatim). */
   children(el: ElementNode, pre: boolean): string {
     let out = '';
-    for (const child of el.children) out += this.node(child, pre);
+    const kids = el.children;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i] as Node;
+      if (!pre && child.type === 'element' && EMPHASIS[child.tag]) {
+        const run = this.emphasisRun(kids, i);
+        if (run.end > i) {
+          out += this.node(run.merged, false);
+          i = run.end;
+          continue;
+        }
+      }
+      out += this.node(child, pre);
+    }
     return out;
+  }
+
+  /**
+   * Editors split a bold or italic phrase into touching elements of the same kind
+   * (`<strong>Chirac le</strong><strong></strong><strong>surnommait</strong>`): written one
+   * by one they give `**a****b**`, which Markdown reads as other emphasis than the page's.
+   * Such a run (nothing but empty elements between) is written as one element holding all
+   * their children, so nested runs inside them merge too.
+   */
+  private emphasisRun(kids: Node[], start: number): { end: number; merged: ElementNode } {
+    const first = kids[start] as ElementNode;
+    const marker = EMPHASIS[first.tag];
+    const children: Node[] = [...first.children];
+    let end = start;
+    for (let k = start + 1; k < kids.length; k++) {
+      const next = kids[k] as Node;
+      // text between, even a space, separates the runs: `_a_ _b_` reads right
+      if (next.type === 'text') break;
+      if (EMPHASIS[next.tag] === marker) {
+        children.push(...next.children);
+        end = k;
+      } else if (!isEmptyInline(next)) break;
+    }
+    return { end, merged: { ...first, children } };
   }
 
   private node(node: Node, pre: boolean): string {
@@ -256,6 +305,23 @@ function plainText(node: Node): string {
 }
 
 /** Emphasis markers must hug the text, so surrounding spaces move outside them. */
+const MEDIA = new Set(['img', 'picture', 'video', 'audio', 'svg', 'math', 'br', 'hr', 'iframe']);
+
+/**
+ * An element that writes nothing (`<strong></strong>`, an empty `<span>`): no text, no
+ * picture, no break. Looks at a few nodes only: anything bigger is not an empty joint.
+ */
+function isEmptyInline(el: ElementNode): boolean {
+  let budget = 16;
+  const empty = (node: Node): boolean => {
+    if (--budget < 0) return false;
+    if (node.type === 'text') return node.text === '';
+    if (MEDIA.has(node.tag) || BLOCKS.has(node.tag)) return false;
+    return node.children.every(empty);
+  };
+  return empty(el);
+}
+
 function wrap(inner: string, marker: string): string {
   if (!inner.trim()) return inner;
   if (inner.includes('\n\n')) return inner;

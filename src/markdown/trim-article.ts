@@ -14,18 +14,23 @@ import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
 import { removeEdgeBlocks } from './edge-blocks.js';
 import { innerText, linkDensity, opensParagraph, textLength } from './measure.js';
+import { removePictureCredits } from './picture-credits.js';
 import { insideRecipe } from './prepare-article.js';
 import { removeRelatedLinks } from './related-links.js';
+import { removeRepeatedCaptions } from './repeated-captions.js';
+import { NO_SITE, type Site } from './site-labels.js';
 
 /** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
 const CAPTION =
   /(?<!no[-_]?)caption|credit|copyright|photo-?info|image-?info|(?:^|[\s_-])legend(?:$|[\s_-])/i;
 const METADATA =
   /(?:^|[\s_-])(?:date|dates|time|timestamp|published|updated|dateline|byline|bylines|author|authors|posted|meta|article-?meta|post-?meta|entry-?meta)(?:$|[\s_-])/i;
+/** The section a story is filed under, printed as a kicker by its headline. */
+const KICKER = /(?:^|[\s_-])(?:category|categories|kicker|rubrik)(?:$|[\s_-])/i;
 const RELATED =
   /related|recommend|read-?more|more-?stories|trending|newsletter|promo|author-?bio|about-?(?:the-?)?author|tags|toolbar|reprint|text-?size|most-?popular|outbrain|taboola/i;
 
-export function trimArticle(article: ElementNode): void {
+export function trimArticle(article: ElementNode, site: Site = NO_SITE): void {
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
@@ -39,13 +44,15 @@ export function trimArticle(article: ElementNode): void {
   removeRelatedLinks(article);
   // a named element holding more than this share of the article is the text's own wrapper
   discardNamedBoilerplate(article, 0.4);
-  removeEdgeBlocks(article);
+  removeEdgeBlocks(article, site);
+  removeRepeatedCaptions(article);
+  removePictureCredits(article);
 }
 
 const DATELINE_TAGS = new Set(['p', 'div', 'span']);
-/** "Published 3 May…", "Updated: …" lines above or below the text. */
+/** "Published 3 May…", "Updated: …", "Aktualisiert am …" lines above or below the text. */
 const DATELINE =
-  /^(?:published|posted|updated|last updated|first published|originally published)\b/i;
+  /^(?:published|posted|updated|last updated|first published|originally published|veröffentlicht|aktualisiert|zuletzt aktualisiert|stand\s*:|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato)(?!\p{L})/iu;
 
 /**
  * Page controls named as such: print links and show/hide toggles ("Drucken", "Quellen
@@ -54,6 +61,7 @@ const DATELINE =
 const CONTROL = /(?:^|[\s_-])print(?:$|[\s_-])|toggle/i;
 
 function isMetadata(el: ElementNode): boolean {
+  if (isTeaserBox(el)) return true;
   const named = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (named.length > 1 && CONTROL.test(named) && isControlLabel(el)) return true;
   if (DATELINE_TAGS.has(el.tag) && textLength(el) < 120 && DATELINE.test(innerText(el))) {
@@ -66,6 +74,11 @@ function isMetadata(el: ElementNode): boolean {
   if (match.length < 2 || el.tag === 'p' || el.tag === 'a') return false;
   if (CAPTION.test(match) && el.tag !== 'figcaption') return textLength(el) < 400;
   if (METADATA.test(match)) return textLength(el) < 150 && !opensParagraph(el);
+  // a story's section kicker ("A-Frauen" over the headline); in a table a category is data
+  if (KICKER.test(match) && el.tag !== 'td' && el.tag !== 'th') {
+    const length = textLength(el);
+    return length > 0 && length < 60 && !holdsMedia(el);
+  }
   if (RELATED.test(match)) {
     const text = innerText(el);
     return text.length < 300 || linkDensity(el, text.length) > 0.4;
@@ -74,6 +87,34 @@ function isMetadata(el: ElementNode): boolean {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * A teaser box: a heading, a line of blurb and a button ("Entdecke weitere Homestorys … [Mehr
+ * Homestorys]"). The button (a link styled as one) says the box sends the reader elsewhere;
+ * the box is short, so a section of the story that ends with a download button is not one.
+ */
+const TEASER_BOX = 300;
+const BOXES = new Set(['div', 'section', 'aside']);
+const BUTTON = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
+
+function isTeaserBox(el: ElementNode): boolean {
+  if (!BOXES.has(el.tag)) return false;
+  const last = lastElement(el);
+  if (last?.tag !== 'a' || !BUTTON.test(last.attrs.class ?? '')) return false;
+  const length = textLength(el);
+  if (length === 0 || length > TEASER_BOX) return false;
+  return el.children.some((c) => c.type === 'element' && HEADINGS.has(c.tag));
+}
+
+/** The last element child, skipping blank text. */
+function lastElement(el: ElementNode): ElementNode | null {
+  for (let i = el.children.length - 1; i >= 0; i--) {
+    const c = el.children[i];
+    if (c?.type === 'element') return c;
+    if (c?.text.trim()) return null;
+  }
+  return null;
+}
 
 /** A button's label: a little text, no picture (a toggle around an image opens the image). */
 function isControlLabel(el: ElementNode): boolean {

@@ -28,6 +28,10 @@ describe('calls to action', () => {
     'Jetzt abonnieren und keine Folge verpassen.',
     'You must be logged in to post a comment.',
     'Sie müssen sich <a href="/login">einloggen</a>, um sich an einer Diskussion beteiligen zu können.',
+    '<strong>Möchten Sie den Artikel teilen?</strong>',
+    'Share this article',
+    'Verpasse keine News!',
+    'Never miss a story: turn on notifications.',
   ]) {
     it(`drops "${appeal.slice(0, 30)}…"`, () => {
       const md = htmlToMarkdown(page(`<p>${appeal}</p>`), URL);
@@ -43,5 +47,13 @@ describe('calls to action', () => {
       URL,
     );
     assert.match(md, /More than 2,000 fans sign up/);
+  });
+
+  it('keeps a sentence of the story about sharing', () => {
+    const md = htmlToMarkdown(
+      page("<p>I'm going to share a bit of my story so you know how I came up with this.</p>"),
+      URL,
+    );
+    assert.match(md, /share a bit of my story/);
   });
 });

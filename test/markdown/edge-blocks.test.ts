@@ -95,4 +95,104 @@ describe('edges of the article', () => {
     assert.match(nested, /## The bridge vote/);
     assert.match(nested, /### What was decided/);
   });
+
+  it('drops a label ending with a colon that closes the article, keeps one over what follows', () => {
+    const out = md(
+      `${PROSE}<h3>Die Karte zum Abspeichern:</h3><div class="map-widget"><iframe src="/map"></iframe></div>`,
+    );
+    assert.doesNotMatch(out, /Die Karte zum Abspeichern/);
+    assert.match(out, /Paragraph 4:/);
+    const kept = md(`${PROSE}<p><strong>Materials used:</strong></p><ul><li>Steel beams</li></ul>`);
+    assert.match(kept, /\*\*Materials used:\*\*/);
+    const chart = md(
+      `${PROSE}<p>The vote, district by district:</p><figure><img src="/chart.png" alt=""></figure>`,
+    );
+    assert.match(chart, /district by district:/);
+  });
+
+  it("drops a section name of the site's navigation at the article's end, keeps it between sentences and as the title", () => {
+    const html = (inner: string) =>
+      `<!doctype html><html><head><title>The bridge</title></head><body>
+      <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/teams">Teams</a></nav>
+      <div class="story">${inner}</div></body></html>`;
+    const out = htmlToMarkdown(
+      html(`${PROSE}<section class="teasers"><h2>News</h2></section>`),
+      URL,
+    );
+    assert.doesNotMatch(out, /## News/);
+    assert.match(out, /Paragraph 4:/);
+    const between = htmlToMarkdown(html(`${PROSE}<h2>Teams</h2>${PROSE}<h2>Featured</h2>`), URL);
+    assert.match(between, /^## Teams$/m);
+    assert.match(between, /^## Featured$/m);
+    // the page's own title, named alike by its menu entry
+    const titled = htmlToMarkdown(html(`<h1>Teams</h1>${PROSE}`), URL);
+    assert.match(titled, /^# Teams$/m);
+  });
+
+  it("drops the publisher's notice about itself at the end, keeps the story naming the site", () => {
+    const html = (inner: string) =>
+      `<!doctype html><html><head><title>The bridge</title>
+      <meta property="og:site_name" content="Harbour Times">
+      <link rel="canonical" href="https://www.harbourtimes.example/2022/bridge/"></head><body>
+      <div class="story">${inner}</div></body></html>`;
+    const out = htmlToMarkdown(
+      html(
+        `${PROSE}<p>The mayor told the Harbour Times on Monday that the vote would be repeated.</p><p>This article is the copyrighted property of Harbour Times and may not be reprinted.</p><p>For the latest news download the HarbourTimes app for your phone.</p><p>Dieser Artikel kann Links enthalten, für die Harbour Times eine Provision erhält.</p>`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(out, /copyrighted property|download the HarbourTimes app|Provision/);
+    assert.match(out, /The mayor told the Harbour Times on Monday/);
+  });
+
+  it("drops the site's content licence line at the end, keeps an agency's copyright line", () => {
+    const out = md(
+      `${PROSE}<p><a href="https://creativecommons.org/licenses/by/4.0/">Creative Commons</a></p><p>Sofern nicht anders ausgewiesen, stehen Inhalte dieser Website unter <a href="https://creativecommons.org/licenses/by/4.0/">CC-BY</a></p>`,
+    );
+    assert.doesNotMatch(out, /Sofern nicht anders|Creative Commons/);
+    const agency = md(
+      `${PROSE}<p><em>© 2019 The Agency. All Rights Reserved. This material may not be published or redistributed.</em></p>`,
+    );
+    assert.match(agency, /All Rights Reserved/);
+  });
+
+  it("drops a line of the site's legal links at the end, keeps a sentence linking one", () => {
+    const out = md(
+      `${PROSE}<p>Read our <a href="/privacy">privacy policy</a> to learn how the council stores the votes.</p><p><a href="/impressum">IMPRESSUM</a> | <a href="/datenschutz">DATENSCHUTZ</a> | COPYRIGHT THE TOWN</p>`,
+    );
+    assert.doesNotMatch(out, /IMPRESSUM|DATENSCHUTZ/);
+    assert.match(out, /to learn how the council stores the votes/);
+  });
+
+  it('drops captions ending with a credit before the first prose, keeps the picture', () => {
+    const out = md(
+      `<figure><img src="/bridge.jpg" alt=""><figcaption>The old bridge at dawn. Photo: Jane Doe</figcaption></figure><p>The river at the old bridge, in a picture of last year. Foto: Max Muster</p>${PROSE}<p>Paragraph 5 came after the photos were taken. Foto: Max Muster</p>`,
+    );
+    assert.doesNotMatch(out, /in a picture of last year|The old bridge at dawn/);
+    assert.match(out, /!\[\]\(https:\/\/example\.com\/bridge\.jpg\)/);
+    assert.match(out, /Paragraph 5 came after/);
+  });
+
+  it('judges paragraphs written as <br><br> inside one element one by one', () => {
+    const runs = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Run ${i}: the council met on Tuesday and agreed that the new bridge would be built over the river before the end of the year.`,
+    ).join('<br> <br>');
+    const out = md(
+      `${PROSE}<p>${runs}<br><br><a href="/files/plan.pdf">Hier geht es zum Plan</a><br><br><br></p>`,
+    );
+    assert.doesNotMatch(out, /Hier geht es zum Plan/);
+    assert.match(out, /^Run 0:.*\n\nRun 1:/m);
+    assert.match(out, /Run 3:/);
+  });
+
+  it('drops a heading at the end whose section was all boilerplate, keeps an empty one', () => {
+    const out = md(
+      `${PROSE}<h3>Partner links</h3><p><a href="/a">Acme</a> | <a href="/b">Widget Co</a></p>`,
+    );
+    assert.doesNotMatch(out, /Partner links|Acme/);
+    const empty = md(`${PROSE}<h3>Featured</h3>`);
+    assert.match(empty, /### Featured/);
+  });
 });

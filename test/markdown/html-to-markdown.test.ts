@@ -69,6 +69,45 @@ describe('htmlToMarkdown: article metadata', () => {
     assert.doesNotMatch(md, /Published 3 May|CREDITTEXT|RELATEDTEXT/);
   });
 
+  it('drops datelines in German, French and Spanish; keeps a sentence that starts like one', () => {
+    const md = htmlToMarkdown(
+      page(
+        `<p><strong>Aktualisiert am</strong> 17.01.2021.</p>${prose()}<div>Mis à jour le 3 mai 2024</div><p><em>Publicado el 3 de mayo</em></p><p>Stand der Technik ist das nicht, sagte der Ingenieur.</p>`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(md, /Aktualisiert|Mis à jour|Publicado/);
+    assert.match(md, /Stand der Technik ist das nicht/);
+  });
+
+  it("drops a story's section kicker, keeps a category cell of a table", () => {
+    const md = htmlToMarkdown(
+      page(
+        `<div class="info"><span class="date">02.02.2022</span> <span class="category">Nationalteams</span></div>${prose()}<table><tr><th>Name</th><th>Kind</th></tr><tr><td>Linux</td><td class="category">Operating system</td></tr><tr><td>Vim</td><td class="category">Editor</td></tr></table>`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(md, /Nationalteams/);
+    assert.match(md, /Operating system/);
+  });
+
+  it('drops a teaser box (heading, blurb, button), keeps a long section ending with a button', () => {
+    const long = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<p>Step ${i}: the report explains in detail how the numbers of the survey were collected and checked.</p>`,
+    ).join('');
+    const md = htmlToMarkdown(
+      page(
+        `${prose()}<section class="trampoline"><h2>Discover more homes</h2><p>How does the community live? Click through their stories.</p><a class="btn btn-primary" href="/homes">More homes</a></section><section><h2>The method</h2>${long}<a class="button" href="/report.pdf">Download the report</a></section>${prose()}`,
+      ),
+      URL,
+    );
+    assert.doesNotMatch(md, /Discover more homes|How does the community live|More homes/);
+    assert.match(md, /## The method/);
+    assert.match(md, /Download the report/);
+  });
+
   it('keeps a dateline that opens the first sentence, drops one on its own line', () => {
     const md = htmlToMarkdown(
       page(

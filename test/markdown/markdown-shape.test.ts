@@ -117,6 +117,18 @@ describe('Markdown shape: links and images', () => {
   });
 });
 
+describe('Markdown shape: emphasis', () => {
+  it('writes touching bold or italic runs as one, and keeps runs apart when text separates them', () => {
+    const out = md(
+      '<p><em><strong>"Split by</strong></em><strong></strong><em><strong> the editor"</strong></em>, he said.</p>' +
+        '<p><b>one</b> <b>two</b> and <i>three</i><span></span><i>four</i>.</p>',
+    );
+    assert.match(out, /^_\*\*"Split by the editor"\*\*_, he said\.$/m);
+    assert.match(out, /^\*\*one\*\* \*\*two\*\* and _threefour_\.$/m);
+    assert.doesNotMatch(out, /\*\*\*\*|__/);
+  });
+});
+
 describe('Markdown shape: no stray HTML', () => {
   it('leaves no tags, comments, scripts or styles in the output, and escapes literal <', () => {
     const out = md(
@@ -167,6 +179,37 @@ describe('Markdown shape: related-link blocks inside the article', () => {
     );
     assert.doesNotMatch(out, /Another story|andere Geschichte|See also|other post/);
     assert.match(out, /Read more about the method/);
+  });
+
+  it('drops "Most read" and editor\'s picks headings with their teaser lists', () => {
+    const out = md(
+      '<h3>Empfehlung der Redaktion</h3><div class="teasers"><a href="/a">Ein anderer Artikel</a> <a href="/b">Noch einer</a></div>' +
+        '<h3>Articles les plus lus</h3><ol><li><a href="/c">Un autre article</a></li><li><a href="/d">Encore un</a></li></ol>' +
+        '<p>The most popular answer, the survey found, was the second one of the list.</p>',
+    );
+    assert.doesNotMatch(out, /Empfehlung|anderer Artikel|les plus lus|autre article/);
+    assert.match(out, /The most popular answer/);
+  });
+
+  it('drops "More information" and "Related articles" labels with their links, and a "Weitere Infos unter <link>" line', () => {
+    const out = md(
+      '<p><strong>Weitere Informationen</strong></p><ul><li><a href="/a">Aktuelle Infos zum Workshop</a></li><li><a href="https://other.example/">Initiative</a></li></ul>' +
+        '<p><strong>Weitere Infos unter <a href="https://juniors.example/">www.juniors.example</a></strong>.</p>' +
+        '<p><strong>Verwandte Artikel:</strong></p><ul><li><a href="/c">Dichter und Denker</a></li><li><a href="/d">Ein Handbuch</a></li></ul>' +
+        '<p>More information about the method is given in the paragraphs above, in some detail.</p>',
+    );
+    assert.doesNotMatch(out, /Weitere Info|Workshop|juniors|Verwandte|Dichter|Handbuch/);
+    assert.match(out, /More information about the method/);
+  });
+
+  it('drops a tag list under its label', () => {
+    const out = md(
+      '<p>Tags:</p><ul><li><a href="/t/technik">Technik</a></li><li><a href="/t/ratgeber">Ratgeber</a></li></ul>' +
+        '<div>Themen im Artikel</div>' +
+        '<p>The topics of the survey were listed in the paragraphs above, in some detail.</p>',
+    );
+    assert.doesNotMatch(out, /Tags:|Technik|Ratgeber|Themen im Artikel/);
+    assert.match(out, /The topics of the survey/);
   });
 });
 
