@@ -102,6 +102,10 @@ async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number
       pages: completed,
       seconds,
       rssAt2000: medianRss(2000, 2500),
+      // The curve: the median at every 1,000 pages, to see a drift or a step.
+      rssCurve: Array.from({ length: Math.floor(completed / 1000) }, (_, k) =>
+        medianRss(k * 1000, k * 1000 + 500),
+      ),
       rssEnd: medianRss(completed - 500, completed) ?? rssMiB(service.pid),
       peak,
     };
@@ -189,7 +193,7 @@ async function compare(
     if (mode === 'fetch') {
       const drift = ours.rssAt2000 ? (ours.rssEnd - ours.rssAt2000) / ours.rssAt2000 : Number.NaN;
       console.log(
-        `  service RSS (median over the next 500 pages): ${ours.rssAt2000?.toFixed(0)} MiB at 2,000 pages, ${ours.rssEnd.toFixed(0)} MiB at the last 500 of ${ours.pages} (${(drift * 100).toFixed(1)}%), peak ${ours.peak.toFixed(0)} MiB`,
+        `  service RSS (median over the next 500 pages): ${ours.rssAt2000?.toFixed(0)} MiB at 2,000 pages, ${ours.rssEnd.toFixed(0)} MiB at the last 500 of ${ours.pages} (${(drift * 100).toFixed(1)}%), peak ${ours.peak.toFixed(0)} MiB; every 1,000 pages: ${ours.rssCurve.map((x) => x?.toFixed(0) ?? '-').join(' ')}`,
       );
     }
   }
