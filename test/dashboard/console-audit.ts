@@ -51,6 +51,12 @@ export function auditLooks(looks: readonly (typeof LOOKS)[number][]): void {
             await view.ready(p);
             await view.act?.(p);
             const where = `${view.name} ${look.label}`;
+            // A view sets its title once its data is in, which may follow its first paint.
+            await p
+              .waitForFunction((re) => new RegExp(re).test(document.title), view.title.source, {
+                timeout: 10_000,
+              })
+              .catch(() => {});
             const title = await p.title();
             if (!view.title.test(title)) problems.push(`${where}: title "${title}"`);
             const overflow = await p.evaluate(

@@ -167,7 +167,10 @@ describe('the console', () => {
         const works = async (key: string) =>
           (await fetch(`${service.baseUrl}/api/account`, { headers: { 'X-API-Key': key } })).status;
         assert.equal(await works(fresh), 200);
-        assert.equal(await page.getByTestId('key-row').count(), 2);
+        // The list is read again after the creation: wait for it rather than count at once.
+        await page.waitForFunction(
+          () => document.querySelectorAll('[data-testid="key-row"]').length === 2,
+        );
         await page.getByRole('button', { name: 'Done' }).click();
         assert.equal(await page.getByTestId('new-key').count(), 0);
 
