@@ -8,13 +8,14 @@
  *   waits, on every node: the answer's Retry-After (seconds or an HTTP date, at most
  *   MAX_RETRY_AFTER_MS), else a wait doubling from 1 s to 60 s while the host keeps refusing
  *   (3 times a page; then its answer is the page's result)
- * - redirects / land: robots.txt is checked on each redirect hop before the fetch engine
- *   requests it (and on where a render landed); disallowed: the answer is not kept nor
- *   charged, the page is `blocked`. A page a redirect took to another URL makes that URL join
- *   the crawl's keys, so the page reached by the redirect and by a link is scraped once (the
- *   second to end is `redirected`: not kept, not charged, not a page of the crawl); the SSRF
- *   guard checks every redirect hop in the engines, and every discovered URL when its page
- *   is reserved
+ * - redirects / land: robots.txt is checked on each redirect hop before an engine requests
+ *   it (the browser pauses a page's document hops for it), and on where a render landed
+ *   (a script or a meta refresh moves a page without an HTTP redirect); disallowed: the
+ *   answer is not kept nor charged, the page is `blocked`. A page a redirect took to another
+ *   URL makes that URL join the crawl's keys, so the page reached by the redirect and by a
+ *   link is scraped once (the second to end is `redirected`: not kept, not charged, not a
+ *   page of the crawl); the SSRF guard checks every redirect hop in the engines, and every
+ *   discovered URL when its page is reserved
  * - grow: in the page's ending transaction, its links (normalised, crawl-url.ts; let in by
  *   the crawl's options, crawl-options.ts) join the frontier, at most `limit` pages in all;
  *   the result's bytes count against the account's bound, and past it the crawl fails
@@ -176,7 +177,8 @@ export function createCrawlFrontier(deps: {
           const crawl = await crawlOf(batch);
           const there = landingOf(crawl, page, outcome.result.finalUrl);
           if (!there) return null;
-          // A render's hops were not asked (Chromium follows them): its landing is checked.
+          // A render can also land elsewhere without an HTTP redirect (a script, a meta
+          // refresh), which no hop check saw: where it landed is checked too.
           const { ignoreRobotsTxt } = crawl.options;
           if (!ignoreRobotsTxt && !(await deps.robots.allowed(there.url, signal))) {
             return robotsBlocked(there.url);

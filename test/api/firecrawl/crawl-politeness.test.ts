@@ -218,5 +218,33 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         'the two refused pages failed; the blocked one is not a page',
       );
     });
+
+    if (engine === 'sqlite') {
+      it('asks robots.txt before a render follows a redirect hop too', async () => {
+        const before = site.hits.get('/go-private') ?? 0;
+        const job = await fc.crawl(site.url('/'), {
+          // `waitFor` makes the door render: Chromium follows the redirects itself.
+          scrapeOptions: { ...scrapeOptions, waitFor: 1, blockAds: false },
+          limit: 4,
+          sitemap: 'skip',
+          // The home page links to /p/0, whose page links to /go-private (a redirect to /private/x).
+          includePaths: ['^/$', '^/p/0$', '^/go-private$'],
+          pollInterval: 1,
+          timeout: 180,
+        });
+        assert.equal(job.status, 'completed');
+        assert.equal(site.hits.get('/go-private'), before + 1, 'the redirecting page was asked');
+        assert.equal(
+          site.hits.get('/private/x'),
+          undefined,
+          'the disallowed hop was not requested',
+        );
+        const errors = await fc.getCrawlErrors(job.id);
+        assert.ok(
+          errors.robotsBlocked.some((url) => new URL(url).pathname === '/go-private'),
+          `robotsBlocked: ${errors.robotsBlocked.join(', ')}`,
+        );
+      });
+    }
   });
 }

@@ -117,14 +117,17 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       blockedTypes,
       blockers: options.blockers,
       which: blockerSelection(plan),
+      ...(plan.followRedirect ? { followRedirect: plan.followRedirect } : {}),
     });
-    if (blockedTypes.has('websocket')) await budget.race(warm.vetWebSockets());
     let unsubscribe = () => {};
     const failed = new Promise<never>((_, reject) => {
       unsubscribe = warm.onFailure((reason) => reject(appError('BROWSER_FAILED', reason)));
     });
     failed.catch(() => {});
     try {
+      // Inside the try: a page that failed here is released (and retired) like any other.
+      if (plan.followRedirect) await budget.race(warm.vetRedirects());
+      if (blockedTypes.has('websocket')) await budget.race(warm.vetWebSockets());
       if (session && session.cookies.length > 0) {
         await budget.race(warm.context.addCookies(session.cookies as never));
       }

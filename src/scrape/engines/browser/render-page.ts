@@ -130,6 +130,8 @@ async function navigate(warm: WarmPage, plan: ScrapeRun, budget: Budget): Promis
       warm.page.goto(plan.options.url, { waitUntil, timeout: budget.remaining() }),
     );
   } catch (error) {
+    const notFollowed = warm.policy?.refusedRedirect;
+    if (notFollowed) throw appError('FETCH_FAILED', `redirect to ${notFollowed} not followed`);
     const refused = warm.policy?.refusedMain;
     if (refused) {
       throw refused.reason === 'unresolved'

@@ -45,11 +45,16 @@ export interface RequestFacts {
   isMainDocument: boolean;
   /** URL of the frame that made the request ('' when unknown). */
   sourceUrl: string;
+  /** A hop of a redirect (Chromium's new request for the Location), not a first request. */
+  redirectHop?: boolean;
 }
 
 export type Verdict =
   | { action: 'continue' }
-  | { action: 'abort'; why: 'service-host' | 'type' | 'blocker' | 'ssrf' | 'scheme' };
+  | {
+      action: 'abort';
+      why: 'service-host' | 'type' | 'blocker' | 'ssrf' | 'scheme' | 'redirect-refused';
+    };
 
 export interface RequestPolicyInit {
   allowPrivate: boolean;
@@ -57,6 +62,11 @@ export interface RequestPolicyInit {
   blockedTypes: ReadonlySet<string>;
   blockers?: BrowserBlockersHook;
   which: BlockSelection;
+  /**
+   * Asked before the main document follows a redirect hop (ScrapeRun.followRedirect: a
+   * crawl's robots.txt), as the fetch engine asks before requesting one.
+   */
+  followRedirect?: (url: URL) => Promise<boolean>;
 }
 
 /** One request's policy; lives on the warm page while that request renders. */
@@ -65,6 +75,8 @@ export class RequestPolicy {
   refusedMain: Extract<UrlCheck, { allowed: false }> | null = null;
   /** Hosts the main document and its redirect hops went to (to read the guard proxy's events). */
   readonly mainHosts = new Set<string>();
+  /** The redirect hop of the main document that `followRedirect` refused, or null. */
+  refusedRedirect: string | null = null;
   private readonly hostChecks = new Map<string, Promise<UrlCheck>>();
 
   constructor(private readonly init: RequestPolicyInit) {}
@@ -91,6 +103,13 @@ export class RequestPolicy {
         if (blockers.matchesNetworkBlock(request, which)) {
           return { action: 'abort', why: 'blocker' };
         }
+      }
+    }
+    const { followRedirect } = this.init;
+    if (facts.isMainDocument && facts.redirectHop && followRedirect) {
+      if (!(await followRedirect(url))) {
+        this.refusedRedirect ??= url.href;
+        return { action: 'abort', why: 'redirect-refused' };
       }
     }
     if (this.init.allowPrivate) return { action: 'continue' };

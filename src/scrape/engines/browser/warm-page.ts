@@ -80,6 +80,8 @@ export class WarmPage {
   /** The languages presented now: the caller's for this scrape, or the identity's. */
   private languages: string;
   private webSocketsRouted = false;
+  /** Set once redirect hops are paused for the policy (guardRedirects). */
+  private redirectsVetted = false;
   /** Set between an in-place reset and the next render (`emptyInPlace`, `resume`). */
   private scriptsOff = false;
   /**
@@ -175,7 +177,17 @@ export class WarmPage {
     page.on('crash', () => this.fail('the page crashed'));
     page.on('framenavigated', (frame) => this.noteOrigin(frame.url()));
     await context.route('**/*', (route, request) => this.onRequest(route, request));
-    if (settings.guardRedirects) await this.guardRedirects();
+    if (settings.guardRedirects) await this.guardRedirects('every request');
+  }
+
+  /**
+   * Makes the page pause redirect hops for its policy from now on (a crawl's robots.txt
+   * asks before each hop), when it was created without (private networks allowed).
+   */
+  async vetRedirects(): Promise<void> {
+    // Without the address guard only documents' hops need asking: main documents are
+    // documents, and pausing sub-resources too would cost each a round trip for nothing.
+    if (!this.redirectsVetted) await this.guardRedirects('documents');
   }
 
   /**
@@ -197,12 +209,18 @@ export class WarmPage {
    * Fetch interception on our own CDP session pauses requests and vets the redirected ones
    * with the same policy. Chromium chains both interceptors.
    */
-  private async guardRedirects(): Promise<void> {
+  private async guardRedirects(which: 'every request' | 'documents'): Promise<void> {
+    this.redirectsVetted = true;
     const { cdp } = this;
     const tree = await cdp.send('Page.getFrameTree');
     this.mainFrameId = tree.frameTree.frame.id;
     cdp.on('Fetch.requestPaused', (event) => void this.onPaused(event));
-    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    const pattern = { urlPattern: '*', requestStage: 'Request' as const };
+    await cdp.send('Fetch.enable', {
+      patterns: [
+        which === 'documents' ? { ...pattern, resourceType: 'Document' as const } : pattern,
+      ],
+    });
   }
 
   private async onPaused(event: PausedRequest): Promise<void> {
@@ -218,6 +236,7 @@ export class WarmPage {
         type: (event.resourceType ?? 'other').toLowerCase(),
         isMainDocument: event.resourceType === 'Document' && event.frameId === this.mainFrameId,
         sourceUrl: '',
+        redirectHop: true,
       });
       if (verdict.action === 'abort') {
         return void (await cdp.send('Fetch.failRequest', {
