@@ -4,10 +4,11 @@
  * CPU per request. Reuse is only safe because `reset()` removes everything a page can leave
  * behind (see the isolation test): cookies, every storage type of every origin the page
  * touched, the HTTP cache, service workers, permissions, history, window.name, extra tabs,
- * the caller's extra headers and languages. What a context is created with (phone or
- * desktop, certificate checks) cannot be reset: it is part of the key (page-profile.ts).
- * Anything that cannot be undone (init scripts, a failed or timed-out request) retires the
- * page instead.
+ * the caller's extra headers and languages; the last document is emptied where it is, its
+ * scripts switched off until the next render (or, when it has workers, left for
+ * about:blank). What a context is created with (phone or desktop, certificate checks)
+ * cannot be reset: it is part of the key (page-profile.ts). Anything that cannot be undone
+ * (init scripts, a failed or timed-out request) retires the page instead.
  */
 import type {
   Browser,
