@@ -65,6 +65,12 @@ export interface Config {
    */
   markdownWorkers: number;
   /**
+   * HEAP_GROWING_PERCENT: how far V8 lets the main heap grow past what survived its last full
+   * collection before the next one, default 25; 0 leaves V8's own factor (up to 4x), under
+   * which a long crawl's garbage piled up to +30% of RSS before one late collection.
+   */
+  heapGrowingPercent: number;
+  /**
    * MARKDOWN_MAX_MS: longest one page may spend in those workers (render=false blocking plus
    * Markdown conversion) before 504, default 10000.
    */
@@ -165,6 +171,7 @@ export const DEFAULTS = {
   webhookDeliveryConcurrency: 32,
   pgPoolSize: 10,
   markdownWorkers: 2,
+  heapGrowingPercent: 25,
   markdownMaxMs: 10_000,
   screenshotRetentionMs: 24 * 3600_000,
   cacheRetentionMs: 2 * 24 * 3600_000,
@@ -341,6 +348,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     pgPoolSize: integer(env, 'PG_POOL_SIZE', DEFAULTS.pgPoolSize, 1, 1000),
     markdownWorkers: integer(env, 'MARKDOWN_WORKERS', DEFAULTS.markdownWorkers, 1, 64),
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', DEFAULTS.heapGrowingPercent, 0, 300),
     markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', DEFAULTS.markdownMaxMs, 100, 600_000),
     filtersDir: resolve(env.FILTERS_DIR?.trim() || join(packageRoot, 'build', 'filters')),
     dashboardDir: resolve(env.DASHBOARD_DIR?.trim() || join(packageRoot, 'dist', 'dashboard')),

@@ -14,6 +14,7 @@ import { pressureSource } from './api/services.js';
 import { priceOf } from './billing/pricing.js';
 import { refundAbandonedReservations } from './billing/reservation-reaper.js';
 import { createBatchJobs } from './compose/batch-jobs.js';
+import { applyHeapGrowth } from './compose/heap-growth.js';
 import { createScheduleJobs } from './compose/schedule-jobs.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
@@ -128,6 +129,7 @@ export async function startService(
   config: Config,
   options: ServiceOptions = {},
 ): Promise<RunningService> {
+  applyHeapGrowth(config.heapGrowingPercent);
   const lock = config.databaseUrl ? null : lockDataDir(config.dataDir);
   let store: Store | null = null;
   try {

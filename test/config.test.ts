@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     assert.equal(config.accountConcurrency, 10);
     assert.equal(config.pgPoolSize, 10);
     assert.equal(config.markdownWorkers, 2);
+    assert.equal(config.heapGrowingPercent, 25);
     assert.equal(config.markdownMaxMs, 10_000);
     assert.equal(config.nodeConcurrency, 64);
     assert.equal(config.browserPages, 4);
@@ -93,6 +94,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_DELIVERY_CONCURRENCY', '2000', /^WEBHOOK_DELIVERY_CONCURRENCY must be between 1/],
     ['WEBHOOK_DELIVERY_CONCURRENCY', '8.5', /^WEBHOOK_DELIVERY_CONCURRENCY must be an integer/],
     ['CHROMIUM_PATH', '/nonexistent/chromium', /^CHROMIUM_PATH is not an executable file/],
+    ['HEAP_GROWING_PERCENT', '-5', /^HEAP_GROWING_PERCENT must be between 0 and 300/],
   ];
   for (const [name, value, message] of bad) {
     it(`${name}=${value} stops start-up naming ${name}`, () => {

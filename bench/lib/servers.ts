@@ -60,9 +60,9 @@ if (kind === 'service') {
     ...(process.env.RESULT_RETENTION_DAYS
       ? { RESULT_RETENTION_DAYS: process.env.RESULT_RETENTION_DAYS }
       : {}),
-    // A bench's own settings (bench/crawl.ts: the per-host bound, lanes per node, polling).
+    // A bench's own settings (bench/crawl.ts: the per-host bound, lanes per node, polling, heap growth).
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB)_/.test(name)),
+      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB|HEAP)_/.test(name)),
     ),
   });
   const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
