@@ -153,27 +153,18 @@ function extractedContent(body: ElementNode, title: string, site: Site): Element
   removeChrome(body, textLength(body));
   const commentsAreContent = isThreadPage(body);
 
-  let best: ElementNode | null = null;
-  let bestLength = -1;
   let last: Required<ExtractFlags> | null = null;
-  for (const attempt of ATTEMPTS) {
+  const { article: best, length: bestLength } = longestAttempt((attempt) => {
     // a retry that only turns off flags the last pass never acted on would repeat it
-    if (last && !differsInUsedFlag(last, attempt)) continue;
+    if (last && !differsInUsedFlag(last, attempt)) return null;
     const flags: Required<ExtractFlags> = {
       ...attempt,
       commentsAreContent,
       used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
     };
-    const article = grabArticle(cloneElement(body), title, flags);
     last = flags;
-    trimArticle(article, site);
-    const length = textLength(article);
-    if (length > bestLength) {
-      best = article;
-      bestLength = length;
-    }
-    if (length >= ENOUGH_TEXT) break;
-  }
+    return grabArticle(cloneElement(body), title, flags);
+  }, site);
   // The container the page names as its text (content-hints.ts), scored on its own: taken
   // when it holds at least as much as the scorer found in the whole page (the scorer had
   // picked a part of it, or a block beside it), counted in all or outside links (a list of
@@ -237,21 +228,36 @@ function cleanedContainer(container: ElementNode, title: string, site: Site): El
  * "widget" classes, which Readability's class weights read as chrome.
  */
 function hintedArticle(container: ElementNode, title: string, site: Site): ElementNode {
-  let best: ElementNode | null = null;
-  let bestLength = -1;
-  for (const attempt of ATTEMPTS) {
+  const { article } = longestAttempt((attempt) => {
     const scope = createElement('body');
     scope.children = [cloneElement(container, scope)];
-    const article = grabArticle(scope, title, attempt);
-    trimArticle(article, site);
-    const length = textLength(article);
-    if (length > bestLength) {
-      best = article;
-      bestLength = length;
+    return grabArticle(scope, title, attempt);
+  }, site);
+  return article ?? createElement('div');
+}
+
+/**
+ * Extraction retried with fewer heuristics (ATTEMPTS) until one yields ENOUGH_TEXT; each
+ * result trimmed, the longest kept. `extract` returns null for an attempt it skips.
+ */
+function longestAttempt(
+  extract: (attempt: ExtractFlags) => ElementNode | null,
+  site: Site,
+): { article: ElementNode | null; length: number } {
+  let article: ElementNode | null = null;
+  let length = -1;
+  for (const attempt of ATTEMPTS) {
+    const candidate = extract(attempt);
+    if (!candidate) continue;
+    trimArticle(candidate, site);
+    const candidateLength = textLength(candidate);
+    if (candidateLength > length) {
+      article = candidate;
+      length = candidateLength;
     }
-    if (length >= ENOUGH_TEXT) break;
+    if (candidateLength >= ENOUGH_TEXT) break;
   }
-  return best ?? createElement('div');
+  return { article, length };
 }
 
 function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {
