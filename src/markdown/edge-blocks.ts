@@ -22,7 +22,7 @@
  *   boilerplate and goes with it.
  */
 import { createElement, type ElementNode, type Node, removeNodes } from './dom.js';
-import { innerText, linkDensity, textLength } from './measure.js';
+import { holdsPicture, innerText, linkDensity, PICTURES, textLength } from './measure.js';
 import { NO_SITE, normalizeLabel, type Site, squashName } from './site-labels.js';
 import { stopwordDensity } from './stopwords.js';
 
@@ -211,16 +211,6 @@ function isCreditedCaption({ el, structured }: Block): boolean {
   return text.length <= CAPTION_LINE && CREDIT_TAIL.test(text) && !holdsPicture(el);
 }
 
-/** The caption's block may hold the picture itself (`<figure>`): that is kept. */
-function holdsPicture(el: ElementNode): boolean {
-  for (const child of el.children) {
-    if (child.type !== 'element') continue;
-    if (child.tag === 'img' || child.tag === 'picture' || child.tag === 'video') return true;
-    if (holdsPicture(child)) return true;
-  }
-  return false;
-}
-
 /** A label this long or shorter, ending with a colon, announces what follows it. */
 const LABEL = 100;
 
@@ -241,13 +231,11 @@ function pictureFollows(el: ElementNode): boolean {
     const siblings = node.parent.children;
     for (let i = siblings.indexOf(node) + 1; i < siblings.length; i++) {
       const next = siblings[i] as Node;
-      if (next.type === 'element' && (MEDIA.has(next.tag) || holdsPicture(next))) return true;
+      if (next.type === 'element' && (PICTURES.has(next.tag) || holdsPicture(next))) return true;
     }
   }
   return false;
 }
-
-const MEDIA = new Set(['img', 'picture', 'video']);
 
 const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);
 

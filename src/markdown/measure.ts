@@ -159,3 +159,15 @@ export function opensParagraph(el: ElementNode): boolean {
   const first = paragraph.children.find((c) => c.type === 'element' || c.text.trim() !== '');
   return first === el && textLength(paragraph) > textLength(el) + 100;
 }
+
+/** What shows a picture: an image, a `<picture>` or a video. */
+export const PICTURES: ReadonlySet<string> = new Set(['img', 'picture', 'video']);
+
+/** Whether a picture (PICTURES) is anywhere below `el`. */
+export function holdsPicture(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (PICTURES.has(child.tag) || holdsPicture(child)) return true;
+  }
+  return false;
+}

@@ -15,7 +15,7 @@
  * it): the Readability corpus keeps those, alt repeated or not (BENCHMARKS.md, issue 14).
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { innerText } from './measure.js';
+import { innerText, PICTURES } from './measure.js';
 
 /** An alt shorter than this is a label, not a caption's sentence. */
 const MIN_ALT = 20;
@@ -28,7 +28,6 @@ const MAX_TAIL = 80;
 const MAX_CAPTION = 200;
 /** Only the lead picture: one shown before this much of the article's text. */
 const LEAD = 150;
-const MEDIA = new Set(['img', 'picture', 'video']);
 
 export function removeRepeatedCaptions(article: ElementNode): void {
   const doomed: ElementNode[] = [];
@@ -80,7 +79,7 @@ function normalize(s: string): string {
 /** The normalized alt of the element's last picture, null when it holds none. */
 function lastPictureAlt(el: ElementNode): string | null {
   if (el.tag === 'img') return normalize(el.attrs.alt ?? '');
-  let found: string | null = MEDIA.has(el.tag) ? '' : null;
+  let found: string | null = PICTURES.has(el.tag) ? '' : null;
   for (const child of el.children) {
     if (child.type !== 'element') continue;
     const alt = lastPictureAlt(child);

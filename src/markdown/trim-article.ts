@@ -13,7 +13,7 @@
 import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
 import { removeEdgeBlocks } from './edge-blocks.js';
-import { innerText, linkDensity, opensParagraph, textLength } from './measure.js';
+import { holdsPicture, innerText, linkDensity, opensParagraph, textLength } from './measure.js';
 import { removePictureCredits } from './picture-credits.js';
 import { insideRecipe } from './prepare-article.js';
 import { removeRelatedLinks } from './related-links.js';
@@ -77,7 +77,7 @@ function isMetadata(el: ElementNode): boolean {
   // a story's section kicker ("A-Frauen" over the headline); in a table a category is data
   if (KICKER.test(match) && el.tag !== 'td' && el.tag !== 'th') {
     const length = textLength(el);
-    return length > 0 && length < 60 && !holdsMedia(el);
+    return length > 0 && length < 60 && !holdsPicture(el);
   }
   if (RELATED.test(match)) {
     const text = innerText(el);
@@ -120,16 +120,7 @@ function lastElement(el: ElementNode): ElementNode | null {
 function isControlLabel(el: ElementNode): boolean {
   if (HEADINGS.has(el.tag)) return false;
   const length = textLength(el);
-  return length > 0 && length < 40 && !holdsMedia(el);
-}
-
-function holdsMedia(el: ElementNode): boolean {
-  for (const child of el.children) {
-    if (child.type !== 'element') continue;
-    if (child.tag === 'img' || child.tag === 'picture' || child.tag === 'video') return true;
-    if (holdsMedia(child)) return true;
-  }
-  return false;
+  return length > 0 && length < 40 && !holdsPicture(el);
 }
 
 const PROSE = new Set(['p', 'li', 'td', 'dd', 'blockquote']);
