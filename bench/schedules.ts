@@ -11,18 +11,16 @@
  * PostgreSQL instead of the embedded database: PAGEGRAB_TEST_PG_ADMIN_URL=postgres://... and
  * `--postgres` (as scripts/run-tests.mjs provides).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { createAccount } from '../src/accounts/account-store.js';
 import { DEFAULTS } from '../src/config.js';
 import { CronCache } from '../src/jobs/schedules/cron-schedule.js';
 import { RUN_JOB } from '../src/jobs/schedules/job-kinds.js';
 import { Scheduler } from '../src/jobs/schedules/scheduler.js';
-import { openStore, type Store } from '../src/store/db.js';
+import type { Store } from '../src/store/db.js';
 import { newId } from '../src/store/ids.js';
 import { JobQueue } from '../src/store/job-queue.js';
-import { createTestDatabase } from '../test/helpers/postgres.js';
+import { openTestStore } from '../test/helpers/test-store.js';
 
 const numbers = process.argv.filter((a) => /^\d+$/.test(a)).map(Number);
 const N = numbers[0] ?? 10_000;
@@ -36,28 +34,8 @@ const CHUNK = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function open(): Promise<{ store: Store; close(): Promise<void> }> {
-  if (postgres) {
-    const database = await createTestDatabase();
-    const store = await openStore({ databaseUrl: database.url, dataDir: '/unused' });
-    return {
-      store,
-      close: async () => {
-        await store.close();
-        await database.drop();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'pagegrab-bench-schedules-'));
-  const store = await openStore({ databaseUrl: null, dataDir: dir });
-  return {
-    store,
-    close: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+/** The store under test: openTestStore's, on the engine asked for. */
+const open = () => openTestStore(postgres ? 'postgres' : 'sqlite');
 
 /** N workflows with an hourly schedule each, all due at `due`. */
 async function seed(store: Store, due: number): Promise<void> {
