@@ -213,8 +213,7 @@ export class WarmPage {
   private async guardRedirects(which: 'every request' | 'documents'): Promise<void> {
     this.redirectsVetted = true;
     const { cdp } = this;
-    const tree = await cdp.send('Page.getFrameTree');
-    this.mainFrameId = tree.frameTree.frame.id;
+    await this.frameId();
     cdp.on('Fetch.requestPaused', (event) => void this.onPaused(event));
     const pattern = { urlPattern: '*', requestStage: 'Request' as const };
     await cdp.send('Fetch.enable', {
@@ -249,6 +248,14 @@ export class WarmPage {
     } catch {
       // The request went away (navigation, close) while we decided.
     }
+  }
+
+  /** The tab's main frame id: the same for the tab's life, whatever it navigates to. */
+  private async frameId(): Promise<string> {
+    if (!this.mainFrameId) {
+      this.mainFrameId = (await this.cdp.send('Page.getFrameTree')).frameTree.frame.id;
+    }
+    return this.mainFrameId;
   }
 
   private noteOrigin(url: string): void {
@@ -443,9 +450,8 @@ export class WarmPage {
    */
   async html(): Promise<string> {
     try {
-      const { frameTree } = await this.cdp.send('Page.getFrameTree');
       const world = await this.cdp.send('Page.createIsolatedWorld', {
-        frameId: frameTree.frame.id,
+        frameId: await this.frameId(),
         worldName: 'pagegrab-html',
       });
       const read = await this.cdp.send('Runtime.evaluate', {
