@@ -158,6 +158,9 @@ test('two nodes on one PostgreSQL share a batch, and one finishes what a killed 
     JOB_LEASE_MS: '2000',
     JOB_POLL_MS: '50',
     LOG_LEVEL: 'warn',
+    // Half of the batch's 6 lanes per node: the node that took the request (and claims at
+    // once) cannot hold them all, so both nodes hold lanes whatever the machine's speed.
+    BATCH_SCRAPE_CONCURRENCY: '3',
   };
   const account = await createAccountWithCli(env, CREDITS);
   const nodes = await Promise.all([spawnServe(env), spawnServe(env)]);
