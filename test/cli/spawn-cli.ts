@@ -26,11 +26,12 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [...nodeArgs, '--import', 'tsx', CLI, ...args],
       { env, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
