@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 
 export interface ChildServer {
   url: string;
@@ -17,7 +18,17 @@ export function startChildServer(
 ): Promise<ChildServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'servers.ts'), kind, ...args],
+    [
+      '--import',
+      'tsx',
+      // The service's heap growth set before its code loads, as `npm start` does.
+      ...(kind === 'service'
+        ? ['--import', pathToFileURL(join(import.meta.dirname, 'service-heap-first.ts')).href]
+        : []),
+      join(import.meta.dirname, 'servers.ts'),
+      kind,
+      ...args,
+    ],
     // The service's request log goes to /dev/null: written and serialised, never read.
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
