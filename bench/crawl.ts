@@ -41,6 +41,7 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'fetch,render' },
     rounds: { type: 'string', default: '2' },
     'render-block-ads': { type: 'string', default: 'off' },
+    'memory-detail': { type: 'boolean', default: false },
   },
 });
 
@@ -48,6 +49,30 @@ const rssMiB = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
+
+/**
+ * --memory-detail: where the service's memory is, from its /proc status and its /metrics
+ * (the main thread's heap by space, external memory), to tell garbage from held data.
+ */
+async function memoryDetail(url: string, pid: number): Promise<string> {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const metric = (name: string, label = '') => {
+    const line = text.split('\n').find((l) => l.startsWith(`pagegrab_${name}${label}`));
+    return Number(line?.split(' ').at(-1) ?? 0) / 2 ** 20;
+  };
+  const space = (which: string, kind: string) =>
+    metric(`nodejs_heap_space_size_${kind}_bytes`, `{space="${which}"}`);
+  const mib = (x: number) => x.toFixed(0);
+  return [
+    `rss ${mib(kb('VmRSS'))} (anon ${mib(kb('RssAnon'))}, file ${mib(kb('RssFile'))}), threads ${kb('Threads') * 1024}`,
+    `main heap used ${mib(metric('nodejs_heap_size_used_bytes'))} of ${mib(metric('nodejs_heap_size_total_bytes'))}`,
+    `old ${mib(space('old', 'used'))}/${mib(space('old', 'total'))}, new ${mib(space('new', 'used'))}/${mib(space('new', 'total'))}, large ${mib(space('large_object', 'used'))}/${mib(space('large_object', 'total'))}, code ${mib(space('code', 'used'))}`,
+    `external ${mib(metric('nodejs_external_memory_bytes'))}`,
+  ].join('; ');
+}
 
 async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number, render: boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-crawl-bench-'));
@@ -78,6 +103,7 @@ async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number
     const samples: { completed: number; rss: number }[] = [];
     let peak = 0;
     let completed = 0;
+    let detailed = 0;
     for (;;) {
       const answer = await fetch(`${service.url}/v2/crawl/${crawl.id}?limit=1`, {
         headers: { authorization: `Bearer ${service.apiKey}` },
@@ -87,6 +113,10 @@ async function pagegrabCrawl(siteUrl: string, pages: number, concurrency: number
       const rss = rssMiB(service.pid);
       peak = Math.max(peak, rss);
       samples.push({ completed, rss });
+      if (values['memory-detail'] && Math.floor(completed / 500) > detailed) {
+        detailed = Math.floor(completed / 500);
+        console.log(`  ${completed} pages: ${await memoryDetail(service.url, service.pid)}`);
+      }
       if (body.status !== 'scraping') break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
