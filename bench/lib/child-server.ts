@@ -23,7 +23,7 @@ export function startChildServer(
       'tsx',
       // The service's heap growth set before its code loads, as `npm start` does.
       ...(kind === 'service'
-        ? ['--import', pathToFileURL(join(import.meta.dirname, 'service-heap-first.ts')).href]
+        ? ['--import', pathToFileURL(join(import.meta.dirname, 'service-heap-first.mjs')).href]
         : []),
       join(import.meta.dirname, 'servers.ts'),
       kind,

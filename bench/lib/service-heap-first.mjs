@@ -3,20 +3,23 @@
  * HEAP_GROWING_PERCENT before any of the service's code loads, as src/cli/main.ts does for
  * `npm start`. Applied only later (in startService), a full collection while the code loads
  * runs under V8's own growth factor and sets the heap's limit until the next one.
+ *
+ * Plain JS, not TypeScript: worker threads inherit the preload (execArgv) and the service's
+ * output workers run without tsx's loader, so a .ts preload kept them from starting (the
+ * crawl hung at its first page). The setting is the process's: applied on the main thread.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type * as HeapGrowth from '../../src/compose/heap-growth.js';
-import type * as Configuration from '../../src/config.js';
+import { isMainThread } from 'node:worker_threads';
 
 const dist = process.env.BENCH_DIST
   ? pathToFileURL(`${resolve(process.env.BENCH_DIST)}/`)
   : new URL('../../dist/', import.meta.url);
-if (existsSync(new URL('compose/heap-growth.js', dist))) {
+if (isMainThread && existsSync(new URL('compose/heap-growth.js', dist))) {
   const [{ applyHeapGrowth }, { loadConfig }] = await Promise.all([
-    import(new URL('compose/heap-growth.js', dist).href) as Promise<typeof HeapGrowth>,
-    import(new URL('config.js', dist).href) as Promise<typeof Configuration>,
+    import(new URL('compose/heap-growth.js', dist).href),
+    import(new URL('config.js', dist).href),
   ]);
   applyHeapGrowth(
     loadConfig({ PATH: process.env.PATH, HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT })
