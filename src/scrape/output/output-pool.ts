@@ -119,9 +119,9 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       else if ('bytes' in reply) job.resolve(reply.bytes);
       else job.reject(appError('INTERNAL'));
     });
-    slot.worker.on('error', () => replace(slot, appError('INTERNAL')));
+    slot.worker.on('error', () => died(slot));
     slot.worker.on('exit', () => {
-      if (!closed && slots.includes(slot)) replace(slot, appError('INTERNAL'));
+      if (!closed && slots.includes(slot)) died(slot);
     });
     return slot;
   };
@@ -134,6 +134,21 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     slot.job = null;
     slot.worker.unref();
     dispatch();
+  };
+
+  /**
+   * A worker died. One that never reported ready fails the oldest waiting page: a worker
+   * that cannot start (seen: a `--import` preload the worker could not load) would otherwise
+   * be replaced forever while the pages wait; this way each failed start ends one page with
+   * INTERNAL and the respawns stop when none wait.
+   */
+  const died = (slot: Slot): void => {
+    const waiting = slot.ready ? undefined : queue.shift();
+    replace(slot, appError('INTERNAL'));
+    if (waiting) {
+      waiting.cleanup();
+      waiting.reject(appError('INTERNAL'));
+    }
   };
 
   /** Kills a worker mid-job and puts a fresh one in its place. */
