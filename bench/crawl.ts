@@ -45,19 +45,20 @@ const { values } = parseArgs({
   },
 });
 
-const rssMiB = (pid: number) => {
+/** One numeric field of a process's /proc status (kB for the memory fields). */
+const procStatus = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  return (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
 };
+const rssMiB = (pid: number) => procStatus(pid)('VmRSS') / 1024;
 
 /**
  * --memory-detail: where the service's memory is, from its /proc status and its /metrics
  * (the main thread's heap by space, external memory), to tell garbage from held data.
  */
 async function memoryDetail(url: string, pid: number): Promise<string> {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) =>
-    Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  const field = procStatus(pid);
+  const kb = (name: string) => field(name) / 1024;
   const text = await (await fetch(`${url}/metrics`)).text();
   const metric = (name: string, label = '') => {
     const line = text.split('\n').find((l) => l.startsWith(`pagegrab_${name}${label}`));
@@ -67,7 +68,7 @@ async function memoryDetail(url: string, pid: number): Promise<string> {
     metric(`nodejs_heap_space_size_${kind}_bytes`, `{space="${which}"}`);
   const mib = (x: number) => x.toFixed(0);
   return [
-    `rss ${mib(kb('VmRSS'))} (anon ${mib(kb('RssAnon'))}, file ${mib(kb('RssFile'))}), threads ${kb('Threads') * 1024}`,
+    `rss ${mib(kb('VmRSS'))} (anon ${mib(kb('RssAnon'))}, file ${mib(kb('RssFile'))}), threads ${field('Threads')}`,
     `main heap used ${mib(metric('nodejs_heap_size_used_bytes'))} of ${mib(metric('nodejs_heap_size_total_bytes'))}`,
     `old ${mib(space('old', 'used'))}/${mib(space('old', 'total'))}, new ${mib(space('new', 'used'))}/${mib(space('new', 'total'))}, large ${mib(space('large_object', 'used'))}/${mib(space('large_object', 'total'))}, code ${mib(space('code', 'used'))}`,
     `external ${mib(metric('nodejs_external_memory_bytes'))}`,
