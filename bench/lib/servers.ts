@@ -14,8 +14,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import type * as AccountStore from '../../src/accounts/account-store.js';
@@ -23,6 +22,7 @@ import type * as Configuration from '../../src/config.js';
 import type * as Main from '../../src/main.js';
 import { startCrawlSite } from '../../test/helpers/crawl-site.js';
 import { startFixtureSite } from '../../test/helpers/fixture-site.js';
+import { benchDist } from './bench-dist.mjs';
 
 function ready(info: Record<string, string>): void {
   process.stderr.write(`${JSON.stringify(info)}\n`);
@@ -34,10 +34,7 @@ if (kind !== 'service') process.once('SIGTERM', () => process.exit(0));
 
 /** The built service: tsx's transpiled sources run markedly slower than tsc's output. */
 async function builtService() {
-  // BENCH_DIST: another build's dist/ folder (a peer build compared in the same run).
-  const dist = process.env.BENCH_DIST
-    ? pathToFileURL(`${resolve(process.env.BENCH_DIST)}/`)
-    : new URL('../../dist/', import.meta.url);
+  const dist = benchDist();
   if (!existsSync(new URL('main.js', dist))) throw new Error('run `npm run build` first');
   const [main, config, accounts] = await Promise.all([
     import(new URL('main.js', dist).href) as Promise<typeof Main>,

@@ -9,13 +9,10 @@
  * crawl hung at its first page). The setting is the process's: applied on the main thread.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
+import { benchDist } from './bench-dist.mjs';
 
-const dist = process.env.BENCH_DIST
-  ? pathToFileURL(`${resolve(process.env.BENCH_DIST)}/`)
-  : new URL('../../dist/', import.meta.url);
+const dist = benchDist();
 if (isMainThread && existsSync(new URL('compose/heap-growth.js', dist))) {
   const [{ applyHeapGrowth }, { loadConfig }] = await Promise.all([
     import(new URL('compose/heap-growth.js', dist).href),

@@ -1,0 +1,2 @@
+/** Types of bench-dist.mjs (plain JS: a preload uses it). */
+export function benchDist(): URL;
