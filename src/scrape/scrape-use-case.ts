@@ -16,7 +16,7 @@ import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { saveRequestResult } from '../store/request-results.js';
 import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
-import type { Admission, Release } from './admission/admission.js';
+import type { Admission, NodeSlot, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
 import { type Planner, type PlanRequest, priceKey, startRun } from './plan.js';
@@ -70,6 +70,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Asked before each redirect hop (ScrapeRun.followRedirect): a crawl's robots.txt. */
   followRedirect?: ScrapeRun['followRedirect'];
+  /** The node slot the door took (`holdNode`) before preparing; the run uses and frees it. */
+  nodeSlot?: NodeSlot;
 }
 
 export interface DeferredExecuteOptions extends ExecuteOptions {
@@ -94,6 +96,15 @@ function asAppError(error: unknown): AppError {
 
 export class ScrapeUseCase {
   constructor(private readonly deps: ScrapeUseCaseDeps) {}
+
+  /**
+   * A node slot, or 503 (NODE_SATURATED) at once: a door takes it before `prepare`, so a
+   * saturated node refuses before any database work (no reservation, no ledger row, no
+   * record) and a balancer may retry elsewhere. The door releases it when its call ends.
+   */
+  holdNode(): NodeSlot {
+    return this.deps.admission.holdNode();
+  }
 
   /**
    * Validates, plans and reserves; throws the caller's 4xx, and then nothing is charged.
@@ -176,7 +187,7 @@ export class ScrapeUseCase {
     plan: ScrapePlan,
     options: ExecuteOptions & Partial<DeferredExecuteOptions> = {},
   ): Promise<Settled | Unsettled> {
-    const ran = await this.run(plan, options.signal, options.followRedirect);
+    const ran = await this.run(plan, options);
     const outcome = options.beforeSettle ? await options.beforeSettle(ran) : ran;
     if (!outcome) return { outcome: ran, settled: false };
     return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
@@ -217,19 +228,16 @@ export class ScrapeUseCase {
     return this.deps.planner.plan(stored);
   }
 
-  private async run(
-    plan: ScrapePlan,
-    signal?: AbortSignal,
-    followRedirect?: ScrapeRun['followRedirect'],
-  ): Promise<Outcome> {
+  private async run(plan: ScrapePlan, options: ExecuteOptions): Promise<Outcome> {
     const { admission, pipeline } = this.deps;
-    const { run, dispose } = startRun(plan, signal, followRedirect);
+    const { run, dispose } = startRun(plan, options.signal, options.followRedirect);
     let release: Release | null = null;
     try {
       release = await admission.admit(
         plan.accountId,
         plan.concurrencyLimit,
         plan.options.timeoutMs,
+        options.nodeSlot,
       );
       const result = await raceSignal(runPipeline(run, pipeline), run.signal);
       return { ok: true, result };

@@ -1,6 +1,6 @@
 /**
  * The Firecrawl door's answers to failures: Firecrawl's envelope `{success: false, error,
- * code?, details?}` and its statuses (400, 401, 402, 403, 404, 408, 429, 500), translated from
+ * code?, details?}` and its statuses (400, 401, 402, 403, 404, 408, 429, 500, 503), translated from
  * the service's catalog (src/errors.ts) and HTTP's own errors. The texts stay ours: they say
  * what happened; the codes are Firecrawl's where it has one.
  */
@@ -39,6 +39,8 @@ export interface FirecrawlErrorAnswer {
   error: string;
   code?: string;
   details?: unknown;
+  /** Extra response headers (Retry-After on a 503). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The catalog's failures as Firecrawl states them: its status and code. */
@@ -83,7 +85,9 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   BROWSER_FAILED: [500, 'SCRAPE_ENGINE_ERROR'],
   // What Firecrawl says when its every engine got the site's anti-bot page.
   TARGET_BLOCKED: [500, 'SCRAPE_SITE_ERROR'],
-  NODE_SATURATED: [429, 'RATE_LIMIT_EXCEEDED'],
+  // 503 as on the native door (429 is the account's own limit): a balancer retrying 503s
+  // (nginx's proxy_next_upstream http_503) moves the call to another node.
+  NODE_SATURATED: [503, 'SERVICE_UNAVAILABLE'],
   NOT_READY: [503, 'SERVICE_UNAVAILABLE'],
   TIMED_OUT: [408, 'SCRAPE_TIMEOUT'],
   INTERNAL: [500, 'UNKNOWN_ERROR'],
@@ -112,7 +116,8 @@ export function firecrawlAnswerOf(error: unknown, bodyLimit = 0): FirecrawlError
   }
   if (isAppError(error)) {
     const [status, code] = appCodes[error.code];
-    return { status, code, error: error.message };
+    const headers = Object.keys(error.headers).length > 0 ? { headers: error.headers } : {};
+    return { status, code, error: error.message, ...headers };
   }
   const http = isHttpError(error) ? error : fromFastifyError(error as FastifyError, bodyLimit);
   if (isHttpError(http)) {
@@ -123,7 +128,8 @@ export function firecrawlAnswerOf(error: unknown, bodyLimit = 0): FirecrawlError
 }
 
 export function sendFirecrawlError(reply: FastifyReply, answer: FirecrawlErrorAnswer) {
-  const { status, ...body } = answer;
+  const { status, headers, ...body } = answer;
+  for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
   return reply
     .code(status)
     .type('application/json; charset=utf-8')

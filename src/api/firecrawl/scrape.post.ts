@@ -12,6 +12,7 @@ import {
   type FirecrawlVersion,
   firecrawlScrapeOf,
 } from '../../firecrawl/scrape-request.js';
+import type { NodeSlot } from '../../scrape/admission/admission.js';
 import type { PageDocument, ScrapeResult } from '../../scrape/types.js';
 import { accountOf } from '../plugins/auth.js';
 import { defineRoute } from '../route.js';
@@ -26,6 +27,17 @@ type Body = { url: string } & FirecrawlScrapeOptions;
 function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
   const { scraper, firecrawl } = services;
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    // Before the cache and the reservation: a saturated node's 503 charges and records
+    // nothing, so a balancer may retry it on another node.
+    const slot = scraper.holdNode();
+    try {
+      return await scrapeWithSlot(request, reply, slot);
+    } finally {
+      slot.release();
+    }
+  };
+
+  async function scrapeWithSlot(request: FastifyRequest, reply: FastifyReply, slot: NodeSlot) {
     const account = accountOf(request);
     const { url, ...options } = request.body as Body;
     const scrape = firecrawlScrapeOf(url, options, version);
@@ -54,7 +66,10 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
     });
-    const { outcome, charged } = await scraper.execute(plan, { signal: gone.signal });
+    const { outcome, charged } = await scraper.execute(plan, {
+      signal: gone.signal,
+      nodeSlot: slot,
+    });
     if (!outcome.ok) throw outcome.error;
     if (scrape.storeInCache) await firecrawl.remember(account.id, scrape.options, outcome.result);
     const data = await firecrawlDocumentOf(
@@ -64,7 +79,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
     );
     data.metadata.sourceURL = scrape.options.url;
     return reply.send({ success: true, data });
-  };
+  }
 }
 
 function pageOf(result: ScrapeResult): PageDocument {
@@ -84,7 +99,7 @@ function factsOf(result: ScrapeResult) {
 }
 
 const errors = Object.fromEntries(
-  [400, 401, 402, 403, 408, 429, 500].map((status) => [status, FirecrawlErrorBody]),
+  [400, 401, 402, 403, 408, 429, 500, 503].map((status) => [status, FirecrawlErrorBody]),
 );
 
 export default defineRoute((app, services) => {

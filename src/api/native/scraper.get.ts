@@ -48,29 +48,39 @@ export default defineRoute((app, { scraper, webhooks }) => {
     async (request, reply) => {
       const account = accountOf(request);
       const query = request.query as Record<string, unknown>;
-      const plan = await scraper.prepare(account, query, request.id);
-      if (plan.options.webhookUrl && webhooks) {
-        await webhooks.enqueue(plan);
-        return reply.type('application/json; charset=utf-8').send({
-          status: 'ok',
-          message: 'Webhook sent successfully',
-          requestId: plan.requestId,
+      // Before the workflow, the parameters and the reservation: a saturated node's 503
+      // charges and records nothing, so a balancer may retry it on another node.
+      const slot = scraper.holdNode();
+      try {
+        const plan = await scraper.prepare(account, query, request.id);
+        if (plan.options.webhookUrl && webhooks) {
+          await webhooks.enqueue(plan);
+          return reply.type('application/json; charset=utf-8').send({
+            status: 'ok',
+            message: 'Webhook sent successfully',
+            requestId: plan.requestId,
+          });
+        }
+        // A caller that hangs up stops the scrape; its reservation is refunded.
+        const gone = new AbortController();
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
         });
+        const { outcome, charged, balance } = await scraper.execute(plan, {
+          signal: gone.signal,
+          nodeSlot: slot,
+        });
+        reply.header('X-Credits-Used', String(charged));
+        reply.header('X-Credits-Remaining', String(balance));
+        if (!outcome.ok) return sendError(reply, outcome.error);
+        const { result } = outcome;
+        reply.header('X-Target-Status', String(result.targetStatus));
+        reply.header('X-Target-Url', result.finalUrl);
+        // The 200 schema is a content-type map; its inferred body type covers only the JSON case.
+        return reply.type(result.contentType).send(result.body as unknown as string);
+      } finally {
+        slot.release();
       }
-      // A caller that hangs up stops the scrape; its reservation is refunded.
-      const gone = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
-      });
-      const { outcome, charged, balance } = await scraper.execute(plan, { signal: gone.signal });
-      reply.header('X-Credits-Used', String(charged));
-      reply.header('X-Credits-Remaining', String(balance));
-      if (!outcome.ok) return sendError(reply, outcome.error);
-      const { result } = outcome;
-      reply.header('X-Target-Status', String(result.targetStatus));
-      reply.header('X-Target-Url', result.finalUrl);
-      // The 200 schema is a content-type map; its inferred body type covers only the JSON case.
-      return reply.type(result.contentType).send(result.body as unknown as string);
     },
   );
 });

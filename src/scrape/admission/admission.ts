@@ -9,6 +9,15 @@ import { appError, appErrorWithHeaders } from '../../errors.js';
 
 export type Release = () => Promise<void>;
 
+/**
+ * One of the node's scrape slots, taken at a door before any database work so that a
+ * saturated node refuses (503) before anything is reserved or recorded: a balancer may then
+ * retry the call on another node. `release` may be called more than once.
+ */
+export interface NodeSlot {
+  release(): void;
+}
+
 /** Where per-account slots are counted: this process, or the shared database. */
 export interface AccountSlots {
   /** Takes a slot, or returns null when the account holds `limit` already. */
@@ -16,8 +25,14 @@ export interface AccountSlots {
 }
 
 export interface Admission {
-  /** Admits one scrape or throws 429/503. The release must be called exactly once. */
-  admit(accountId: string, limit: number, budgetMs: number): Promise<Release>;
+  /** Takes a node slot or throws 503 (NODE_SATURATED, with Retry-After) at once. */
+  holdNode(): NodeSlot;
+  /**
+   * Admits one scrape or throws 429/503. With `slot` (the door's, from `holdNode`) the node
+   * bound was already checked; the returned release frees that slot too. The release must be
+   * called exactly once.
+   */
+  admit(accountId: string, limit: number, budgetMs: number, slot?: NodeSlot): Promise<Release>;
   /** Scrapes in flight on this node. */
   inFlight(): number;
   capacity(): number;
@@ -57,17 +72,29 @@ export function createAdmission(slots: AccountSlots, nodeCapacity: number): Admi
     if (next > 0) perAccount.set(accountId, next);
     else perAccount.delete(accountId);
   };
+  const holdNode = (): NodeSlot => {
+    if (inFlight >= nodeCapacity) {
+      throw appErrorWithHeaders('NODE_SATURATED', { 'Retry-After': RETRY_AFTER_SECONDS });
+    }
+    inFlight++;
+    let held = true;
+    return {
+      release() {
+        if (!held) return;
+        held = false;
+        inFlight--;
+      },
+    };
+  };
   return {
-    async admit(accountId, limit, budgetMs) {
-      if (inFlight >= nodeCapacity) {
-        throw appErrorWithHeaders('NODE_SATURATED', { 'Retry-After': RETRY_AFTER_SECONDS });
-      }
-      inFlight++;
+    holdNode,
+    async admit(accountId, limit, budgetMs, slot) {
+      const node = slot ?? holdNode();
       let release: Release | null = null;
       try {
         release = await slots.tryAcquire(accountId, limit, budgetMs + SLOT_MARGIN_MS);
       } finally {
-        if (!release) inFlight--;
+        if (!release) node.release();
       }
       if (!release) throw appError('TOO_MANY_CONCURRENT');
       const releaseSlot = release;
@@ -76,7 +103,7 @@ export function createAdmission(slots: AccountSlots, nodeCapacity: number): Admi
       return async () => {
         if (done) return;
         done = true;
-        inFlight--;
+        node.release();
         track(accountId, -1);
         await releaseSlot();
       };
