@@ -11,6 +11,7 @@
 import { isAppError } from '../errors.js';
 import { decodeBody } from '../scrape/net/charset.js';
 import type { DocumentFetcher } from './document-fetcher.js';
+import { forEachSliced } from './event-loop-slices.js';
 import { type PageFacts, pageFactsOf } from './page-links.js';
 import { sitemapsOfRobots, wellKnownOf } from './robots-sitemaps.js';
 import { rankBySearch } from './search-rank.js';
@@ -53,7 +54,7 @@ export async function discoverLinks(
         return { url: document.url, links: [] };
       }
       const html = decodeBody(document.body, document.contentType).text;
-      return { url: document.url, ...pageFactsOf(html, document.url) };
+      return { url: document.url, ...(await pageFactsOf(html, document.url)) };
     } catch (error) {
       failures.unshift(error);
       return null;
@@ -111,8 +112,8 @@ export async function discoverLinks(
   for (const url of sitemapUrls) candidates.push({ url });
   for (const url of page?.links ?? []) candidates.push({ url });
   const scope = siteScopeOf(request.url, page?.url ?? null, request);
-  const links = onSiteOnce(candidates, scope, request.ignoreQueryParameters);
-  const ranked = request.search ? rankBySearch(links, request.search) : links;
+  const links = await onSiteOnce(candidates, scope, request.ignoreQueryParameters);
+  const ranked = request.search ? await rankBySearch(links, request.search) : links;
   return ranked.slice(0, request.limit);
 }
 
@@ -125,18 +126,25 @@ function startLink(url: string, page: Page | null): MapLink {
   };
 }
 
-/** Normalised, on the site, each once (the first seen kept, with any title found later). */
-function onSiteOnce(candidates: MapLink[], scope: SiteScope, ignoreQuery: boolean): MapLink[] {
+/**
+ * Normalised, on the site, each once (the first seen kept, with any title found later). In
+ * slices: up to 200,000 candidates, each parsed as a URL.
+ */
+async function onSiteOnce(
+  candidates: MapLink[],
+  scope: SiteScope,
+  ignoreQuery: boolean,
+): Promise<MapLink[]> {
   const kept = new Map<string, MapLink>();
-  for (const candidate of candidates) {
+  await forEachSliced(candidates, (candidate) => {
     const url = normalisedLink(candidate.url, ignoreQuery);
-    if (!url || !inScope(scope, url)) continue;
+    if (!url || !inScope(scope, url)) return;
     const key = dedupeKey(url);
     const known = kept.get(key);
     if (!known) kept.set(key, { ...candidate, url: url.href });
     else if (known.title === undefined && candidate.title !== undefined) {
       kept.set(key, { ...candidate, url: known.url });
     }
-  }
+  });
   return [...kept.values()];
 }

@@ -6,6 +6,7 @@
  * links that contain fewer. Links that contain none keep their place after all of those, so
  * `limit` cuts the least relevant. Equal ranks keep discovery order.
  */
+import { forEachSliced } from './event-loop-slices.js';
 import type { MapLink } from './types.js';
 
 function wordsOf(text: string): string[] {
@@ -22,16 +23,18 @@ function searchableText(link: MapLink): string {
   return [url, link.title ?? '', link.description ?? ''].join(' ').toLowerCase();
 }
 
-export function rankBySearch(links: readonly MapLink[], search: string): MapLink[] {
+/** Scored in slices that give the event loop back: a map may rank 200,000 links. */
+export async function rankBySearch(links: readonly MapLink[], search: string): Promise<MapLink[]> {
   const phrase = search.trim().toLowerCase();
   const words = wordsOf(phrase);
   if (phrase === '') return [...links];
-  const scored = links.map((link, index) => {
+  const scored: { link: MapLink; index: number; score: number }[] = [];
+  await forEachSliced(links, (link) => {
     const text = searchableText(link);
     const matched = words.filter((word) => text.includes(word)).length;
     // The whole term outranks any number of its words.
     const score = (text.includes(phrase) ? words.length + 1 : 0) + matched;
-    return { link, index, score };
+    scored.push({ link, index: scored.length, score });
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   return scored.map(({ link }) => link);

@@ -6,7 +6,7 @@ import { readSitemap } from '../../src/map/sitemap-document.js';
 
 const MAX = 1024 * 1024;
 const read = (text: string | Buffer, type: string | null = 'application/xml') =>
-  readSitemap(Buffer.isBuffer(text) ? text : Buffer.from(text), type, MAX);
+  readSitemap(Buffer.isBuffer(text) ? text : Buffer.from(text), type, { maxBytes: MAX });
 
 const URLSET = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
@@ -43,7 +43,7 @@ describe('readSitemap', () => {
     const huge = gzipSync(
       `<urlset>${'<url><loc>https://e.com/x</loc></url>'.repeat(50_000)}</urlset>`,
     );
-    await assert.rejects(readSitemap(huge, null, 64 * 1024), /exceeds/);
+    await assert.rejects(readSitemap(huge, null, { maxBytes: 64 * 1024 }), /exceeds/);
   });
 
   it('reads the protocol’s plain-text form', async () => {

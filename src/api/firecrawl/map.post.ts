@@ -16,6 +16,7 @@ import { accountOf } from '../plugins/auth.js';
 import { defineRoute } from '../route.js';
 import type { ApiServices } from '../services.js';
 import { FIRECRAWL_TAG } from './door.js';
+import { mapAnswerJson } from './map-answer.js';
 import { FirecrawlErrorBody } from './schemas/answers.js';
 
 const closed = { additionalProperties: false } as const;
@@ -118,10 +119,8 @@ function mapHandler(version: FirecrawlMapVersion, { map }: ApiServices) {
       if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
     });
     const { links } = await map.map(account, mapRequest, request.id, gone.signal);
-    return reply.send({
-      success: true,
-      links: version === 'v2' ? links : links.map((link) => link.url),
-    });
+    // Already JSON: Fastify sends a string with a JSON content type as it is.
+    return reply.type('application/json; charset=utf-8').send(await mapAnswerJson(links, version));
   };
 }
 
