@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { readSitemap } from '../../src/map/sitemap-document.js';
+import { MAX_SITEMAP_ENTRIES, readSitemap } from '../../src/map/sitemap-document.js';
 
 const MAX = 1024 * 1024;
 const read = (text: string | Buffer, type: string | null = 'application/xml') =>
@@ -84,5 +84,47 @@ describe('readSitemap', () => {
 <urlset><url><loc>https://e.com/&b;</loc></url></urlset>`;
     const doc = await read(bomb);
     assert.ok(!JSON.stringify(doc).includes('aaaaaaaaaa'));
+  });
+
+  it('reads a sitemap whose namespace has a prefix, not its extensions’ locs', async () => {
+    const prefixed = `<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<sm:url><sm:loc>https://e.com/a</sm:loc><image:image><image:loc>https://e.com/i.png</image:loc></image:image></sm:url></sm:urlset>`;
+    assert.deepEqual(await read(prefixed), { kind: 'urlset', urls: ['https://e.com/a'] });
+  });
+
+  it('reads no more than the protocol’s 50,000 entries from one document', async () => {
+    const over = `<urlset>${'<url><loc>https://e.com/x</loc></url>'.repeat(MAX_SITEMAP_ENTRIES + 10)}</urlset>`;
+    const doc = (await read(over)) as { urls: string[] };
+    assert.equal(doc.urls.length, MAX_SITEMAP_ENTRIES);
+  });
+
+  it('reads no more sitemaps from an index than it is asked for', async () => {
+    const index = `<sitemapindex>${Array.from({ length: 1000 }, (_, i) => `<sitemap><loc>https://e.com/s${i}.xml</loc></sitemap>`).join('')}</sitemapindex>`;
+    const doc = await readSitemap(Buffer.from(index), 'application/xml', {
+      maxBytes: MAX,
+      maxIndexEntries: 3,
+    });
+    assert.deepEqual(doc, {
+      kind: 'index',
+      sitemaps: ['https://e.com/s0.xml', 'https://e.com/s1.xml', 'https://e.com/s2.xml'],
+    });
+  });
+
+  it('lets the event loop run while it reads a 50,000-entry sitemap', async () => {
+    const big = `<urlset>${Array.from({ length: 50_000 }, (_, i) => `<url><loc>https://e.com/p${i}</loc></url>`).join('')}</urlset>`;
+    let turns = 0;
+    let reading = true;
+    const count = () => {
+      turns += 1;
+      if (reading) setImmediate(count);
+    };
+    setImmediate(count);
+    const doc = (await readSitemap(Buffer.from(big), 'application/xml', {
+      maxBytes: 10 * 1024 * 1024,
+    })) as { urls: string[] };
+    reading = false;
+    assert.equal(doc.urls.length, 50_000);
+    // One synchronous parse would let the loop turn once at most, after it.
+    assert.ok(turns >= 3, `the event loop turned ${turns} times during the read`);
   });
 });
