@@ -23,19 +23,23 @@ function searchableText(link: MapLink): string {
   return [url, link.title ?? '', link.description ?? ''].join(' ').toLowerCase();
 }
 
-/** Scored in slices that give the event loop back: a map may rank 200,000 links. */
+/**
+ * Scored in slices that give the event loop back (a map may rank 200,000 links), then
+ * gathered by score, highest first: a score is a small whole number, so one bucket per score
+ * keeps discovery order within each without a sort over all of them.
+ */
 export async function rankBySearch(links: readonly MapLink[], search: string): Promise<MapLink[]> {
   const phrase = search.trim().toLowerCase();
   const words = wordsOf(phrase);
   if (phrase === '') return [...links];
-  const scored: { link: MapLink; index: number; score: number }[] = [];
+  // Scores run from 0 (nothing matched) to 2 × words + 1 (the whole term and every word).
+  const buckets: MapLink[][] = Array.from({ length: 2 * words.length + 2 }, () => []);
   await forEachSliced(links, (link) => {
     const text = searchableText(link);
     const matched = words.filter((word) => text.includes(word)).length;
     // The whole term outranks any number of its words.
     const score = (text.includes(phrase) ? words.length + 1 : 0) + matched;
-    scored.push({ link, index: scored.length, score });
+    buckets[score]?.push(link);
   });
-  scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  return scored.map(({ link }) => link);
+  return buckets.reverse().flat();
 }
