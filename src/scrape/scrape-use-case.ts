@@ -7,7 +7,9 @@
  *            charge or refund, and the run record, in one transaction
  *
  * Checks run in contract 1.2's order: key (auth, before this), workflow, parameters, proxy,
- * credits, concurrency. Nothing here knows about HTTP; failures are catalog errors.
+ * credits, concurrency; except the node's own bound, which an HTTP door checks first
+ * (`holdNode`, 503) so that a saturated node refuses before any database work. Nothing here
+ * knows about HTTP; failures are catalog errors.
  */
 import type { Account } from '../accounts/account-store.js';
 import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
