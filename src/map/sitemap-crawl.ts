@@ -92,8 +92,8 @@ export async function crawlSitemaps(seeds: readonly string[], crawl: SitemapCraw
         const index = cursor++;
         const item = current[index] as Pending;
         // An index lists no more sitemaps than can still be read.
-        const maxEntries = Math.max(0, limits.maxDocuments - seen.size);
-        const found = await readOne(item.url, crawl, maxEntries).catch(() => null);
+        const maxIndexEntries = Math.max(0, limits.maxDocuments - seen.size);
+        const found = await readOne(item.url, crawl, maxIndexEntries).catch(() => null);
         bytes += found?.bytes ?? 0;
         const doc = found?.doc;
         done[index] = doc?.kind === 'urlset' ? doc.urls : null;
