@@ -15,7 +15,7 @@ import { eventLoopSlices } from './event-loop-slices.js';
 import { MAX_SITEMAP_ENTRIES, readSitemap } from './sitemap-document.js';
 
 /** URLs handed to `onUrls` at once. */
-const URLS_PER_CALL = 500;
+const URLS_PER_CALL = 100;
 
 export interface SitemapCrawlLimits {
   /** Sitemap documents read at most, indexes included. */

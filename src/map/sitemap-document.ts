@@ -10,6 +10,7 @@
  * package did this before: its sax parser took 5.4 s of one synchronous run for a
  * 50,000-entry index (issue 24).
  */
+import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'htmlparser2';
 import { decompress } from '../scrape/engines/fetch/read-body.js';
 import { eventLoopSlices } from './event-loop-slices.js';
@@ -35,8 +36,10 @@ export interface SitemapReadOptions {
 
 /** The root element, with or without a namespace prefix. */
 const ROOT = /<(?:[A-Za-z_][\w.-]*:)?(urlset|sitemapindex)[\s/>]/;
-/** Characters handed to the parser at once, between two looks at the slice's time. */
-const CHUNK_CHARS = 16 * 1024;
+/** Bytes decoded and handed to the parser at once, between two looks at the slice's time. */
+const CHUNK_BYTES = 16 * 1024;
+/** Where the root element is looked for first: an index read for 50 entries is not decoded whole. */
+const HEAD_BYTES = 64 * 1024;
 
 function isGzip(bytes: Buffer): boolean {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -52,7 +55,7 @@ function prefixOf(name: string): string {
  * gives the entries before the break.
  */
 async function locsOf(
-  text: string,
+  bytes: Buffer,
   root: 'urlset' | 'sitemapindex',
   maxEntries: number,
   signal: AbortSignal | undefined,
@@ -92,13 +95,15 @@ async function locsOf(
     },
     { xmlMode: true, decodeEntities: true },
   );
+  // The protocol requires UTF-8; the decoder keeps a character cut by a chunk's end whole.
+  const utf8 = new StringDecoder('utf8');
   const slices = eventLoopSlices();
-  for (let at = 0; at < text.length; at += CHUNK_CHARS) {
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
     if (locs.length >= maxEntries || signal?.aborted) return locs;
-    parser.write(text.slice(at, at + CHUNK_CHARS));
+    parser.write(utf8.write(bytes.subarray(at, at + CHUNK_BYTES)));
     if (slices.due()) await slices.pause();
   }
-  parser.end();
+  parser.end(utf8.end());
   return locs;
 }
 
@@ -121,14 +126,18 @@ export async function readSitemap(
   const { maxBytes, maxEntries = MAX_SITEMAP_ENTRIES, signal } = options;
   const maxIndexEntries = options.maxIndexEntries ?? maxEntries;
   const bytes = isGzip(body) ? await decompress(body, 'gzip', maxBytes) : body;
-  // The protocol requires UTF-8.
-  const text = bytes.toString('utf8');
-  const root = ROOT.exec(text)?.[1];
+  let root = ROOT.exec(bytes.subarray(0, HEAD_BYTES).toString('utf8'))?.[1];
+  // Decoded whole only when the root is not near the top (a plain-text sitemap, a page).
+  let text = '';
+  if (!root) {
+    text = bytes.toString('utf8');
+    root = ROOT.exec(text)?.[1];
+  }
   if (root === 'sitemapindex') {
-    return { kind: 'index', sitemaps: await locsOf(text, root, maxIndexEntries, signal) };
+    return { kind: 'index', sitemaps: await locsOf(bytes, root, maxIndexEntries, signal) };
   }
   if (root === 'urlset') {
-    return { kind: 'urlset', urls: await locsOf(text, root, maxEntries, signal) };
+    return { kind: 'urlset', urls: await locsOf(bytes, root, maxEntries, signal) };
   }
   const plain = !text.includes('<') || /^text\/plain\b/i.test(contentType ?? '');
   return plain ? { kind: 'urlset', urls: plainTextUrls(text, maxEntries) } : { kind: 'none' };

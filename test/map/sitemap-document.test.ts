@@ -127,4 +127,12 @@ describe('readSitemap', () => {
     // One synchronous parse would let the loop turn once at most, after it.
     assert.ok(turns >= 3, `the event loop turned ${turns} times during the read`);
   });
+
+  it('keeps a character whole where the read cuts the bytes', async () => {
+    const start = '<urlset><url><loc>https://e.com/';
+    // The two bytes of é on both sides of the first 16 KiB.
+    const pad = 'a'.repeat(16 * 1024 - Buffer.byteLength(start) - 1);
+    const doc = (await read(`${start}${pad}é</loc></url></urlset>`)) as { urls: string[] };
+    assert.deepEqual(doc.urls, [`https://e.com/${pad}é`]);
+  });
 });
