@@ -7,15 +7,17 @@
  * 255.255.255.255 for public, so the guard lets the connect happen; nothing leaves the host.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { type UncaughtWatch, watchUncaught } from '../helpers/uncaught.js';
 
 /** Fails locally at once (ENETUNREACH): the kernel has no route for the broadcast address. */
 const UNREACHABLE = 'http://255.255.255.255/';
 
 let site: FixtureSite;
 let service: TestService;
+let uncaught: UncaughtWatch;
 
 before(async () => {
   site = await startFixtureSite();
@@ -29,6 +31,14 @@ before(async () => {
   });
 });
 
+beforeEach(() => {
+  uncaught = watchUncaught();
+});
+
+afterEach(() => {
+  uncaught.stop();
+});
+
 after(async () => {
   await service?.close();
   await site?.close();
@@ -40,7 +50,9 @@ async function render(url: string) {
   return { status: res.status, text: await res.text() };
 }
 
+/** The service raised nothing unheard and answers a good page after the bad one. */
 async function servesTheNextRequest() {
+  assert.deepEqual(uncaught.seen(), [], 'the service raised an error nobody listened to');
   const next = await render(site.url('/page'));
   assert.equal(next.status, 200, next.text);
   assert.match(next.text, /Hello fixture/);
