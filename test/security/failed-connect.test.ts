@@ -23,7 +23,7 @@ before(async () => {
   site = await startFixtureSite();
   site.html(
     '/broken-image',
-    '<h1>Still here</h1><img src="http://255.255.255.255/x.png"><script src="http://255.255.255.255/x.js"></script>',
+    '<h1>Still here</h1><img src="http://255.255.255.255/x.png"><img src="https://255.255.255.255/y.png"><script src="http://255.255.255.255/x.js"></script>',
   );
   service = await startService({
     allowPrivateNetworks: false,
@@ -60,6 +60,15 @@ async function servesTheNextRequest() {
 
 test('a render of a target whose connect fails at once answers 502 and the service lives on', async () => {
   const answer = await render(UNREACHABLE);
+  assert.equal(answer.status, 502, answer.text);
+  assert.deepEqual(JSON.parse(answer.text), {
+    error: 'Failed to fetch the page: address unreachable',
+  });
+  await servesTheNextRequest();
+});
+
+test('an https target (a CONNECT tunnel) whose connect fails at once answers 502 too', async () => {
+  const answer = await render('https://255.255.255.255/');
   assert.equal(answer.status, 502, answer.text);
   assert.deepEqual(JSON.parse(answer.text), {
     error: 'Failed to fetch the page: address unreachable',
