@@ -7,6 +7,7 @@
  * 255.255.255.255 for public, so the guard lets the connect happen; nothing leaves the host.
  */
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -18,6 +19,8 @@ const UNREACHABLE = 'http://255.255.255.255/';
 let site: FixtureSite;
 let service: TestService;
 let uncaught: UncaughtWatch;
+/** Answers every request with a reason phrase holding a control character (Node's parser takes it). */
+let oddStatus: Server;
 
 before(async () => {
   site = await startFixtureSite();
@@ -25,6 +28,11 @@ before(async () => {
     '/broken-image',
     '<h1>Still here</h1><img src="http://255.255.255.255/x.png"><img src="https://255.255.255.255/y.png"><script src="http://255.255.255.255/x.js"></script>',
   );
+  oddStatus = createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => socket.end('HTTP/1.1 200 O\x01K\r\nContent-Length: 2\r\n\r\nhi'));
+  });
+  await new Promise<void>((resolve) => oddStatus.listen(0, '127.0.0.1', resolve));
   service = await startService({
     allowPrivateNetworks: false,
     addressPolicy: (ip) => ip === '127.0.0.1' || ip === '255.255.255.255',
@@ -40,6 +48,7 @@ afterEach(() => {
 });
 
 after(async () => {
+  oddStatus?.close();
   await service?.close();
   await site?.close();
 });
@@ -101,5 +110,16 @@ test('a fetch (render=false) of such a target answers 502 too', async () => {
   const query = new URLSearchParams({ api_key: service.apiKey, url: UNREACHABLE });
   const res = await fetch(`${service.baseUrl}/api/scraper?${query}`);
   assert.equal(res.status, 502, await res.text());
+  await servesTheNextRequest();
+});
+
+test('a target whose status line the guard cannot repeat fails its page, not the process', async () => {
+  const { port } = oddStatus.address() as { port: number };
+  site.html('/odd-image', `<h1>Odd image</h1><img src="http://127.0.0.1:${port}/x.png">`);
+  const page = await render(site.url('/odd-image'));
+  assert.equal(page.status, 200, page.text);
+  assert.match(page.text, /Odd image/);
+  const target = await render(`http://127.0.0.1:${port}/`);
+  assert.equal(target.status, 502, target.text);
   await servesTheNextRequest();
 });

@@ -252,12 +252,18 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       });
       outgoing.on('response', (answer) => {
         answer.on('error', () => res.destroy());
-        res.writeHead(
-          answer.statusCode ?? 502,
-          answer.statusMessage,
-          rawEndToEnd(answer.rawHeaders),
-        );
-        answer.pipe(res);
+        // A throw here would surface in the HTTP parser's callback: uncaught, the process ends.
+        try {
+          res.writeHead(
+            answer.statusCode ?? 502,
+            answer.statusMessage,
+            rawEndToEnd(answer.rawHeaders),
+          );
+          answer.pipe(res);
+        } catch {
+          answer.destroy();
+          res.destroy();
+        }
       });
       res.on('close', () => {
         if (!res.writableFinished) outgoing.destroy();
