@@ -40,6 +40,18 @@ export function isWebUrl(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
+/** A main-document host the guard proxy refused (a name that resolved otherwise for it). */
+function refusedByGuard(
+  warm: Pick<WarmPage, 'network'>,
+  mainHosts: ReadonlySet<string>,
+): { host: string; reason: 'non-public' | 'unresolved' } | null {
+  for (const event of warm.network.events) {
+    if (event.kind === 'refused' && event.reason !== 'service-host' && mainHosts.has(event.host))
+      return { host: event.host, reason: event.reason };
+  }
+  return null;
+}
+
 /**
  * Why a render that ended on `finalUrl` (not http or https) failed. A refused move is a 502
  * like every failed scrape, not the 400 of a refused target: the caller's URL was allowed.
@@ -54,12 +66,8 @@ export function leftTheWeb(
   if (policy?.refusedRedirect) {
     return appError('FETCH_FAILED', `redirect to ${policy.refusedRedirect} not followed`);
   }
-  const refused =
-    policy?.refusedMain ??
-    warm.network.events.find(
-      (e) => e.kind === 'refused' && e.reason !== 'service-host' && policy?.mainHosts.has(e.host),
-    );
-  if (refused && 'reason' in refused) {
+  const refused = policy?.refusedMain ?? (policy && refusedByGuard(warm, policy.mainHosts));
+  if (refused) {
     return refused.reason === 'unresolved'
       ? appError('FETCH_FAILED', `could not resolve ${refused.host}`)
       : appError('FETCH_FAILED', `the page moved to ${refused.host}, a non-public address`);
