@@ -157,6 +157,18 @@ describe('a connect that fails at once fails its page, never the process', () =>
     await servesTheNextRequest();
   });
 
+  it('a map of such a target (robots.txt, sitemaps, the page) fails cleanly', async () => {
+    const res = await fetch(`${service.baseUrl}/v2/map`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: UNREACHABLE }),
+    });
+    const body = (await res.json()) as { success: boolean; code?: string };
+    assert.equal(res.status, 500, JSON.stringify(body));
+    assert.equal(body.code, 'SCRAPE_SITE_ERROR');
+    await servesTheNextRequest();
+  });
+
   it('a target whose status line the guard cannot repeat fails its page, not the process', async () => {
     const { port } = oddStatus.address() as { port: number };
     site.html('/odd-image', `<h1>Odd image</h1><img src="http://127.0.0.1:${port}/x.png">`);
