@@ -33,7 +33,9 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     ...(deps.logStream ? { logStream: deps.logStream } : {}),
   }) as AppInstance;
   // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered.
+  // It hands it over with no 'error' listener: a client's reset would end the process.
   app.server.on('connect', (_request: unknown, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
     writeSocketError(socket, httpError('METHOD_NOT_ALLOWED', 'CONNECT'));
   });
   const knownRoutes = new RouteTable();

@@ -107,27 +107,36 @@ function vetLiteral(host: string, egress: Egress): void {
   }
 }
 
-/** A connected TCP socket to host:port (direct, pinned to the vetted address). */
+/**
+ * A connected TCP socket to host:port (direct, pinned to the vetted address). The socket
+ * never lacks an 'error' listener: a connect can fail in the tick it starts (ENETUNREACH,
+ * EACCES), and an 'error' event with no listener ends the process. After the connect it
+ * keeps a quiet one until the caller's own is on.
+ */
 export async function connectDirect(host: string, port: number, egress: Egress): Promise<Socket> {
   vetLiteral(host, egress);
   return await new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => reject(targetError(error));
     const socket = connect({
       host: connectHost(host),
       port,
       lookup: egress.lookup,
       autoSelectFamily: true,
     });
+    socket.on('error', failed);
     socket.setTimeout(egress.connectTimeoutMs, () =>
       socket.destroy(Object.assign(new Error('connect timed out'), { code: 'ETIMEDOUT' })),
     );
     socket.once('connect', () => {
       socket.setTimeout(0);
-      socket.removeAllListeners('error');
+      socket.on('error', ignore).off('error', failed);
       resolve(socket);
     });
-    socket.once('error', (error) => reject(targetError(error)));
   });
 }
+
+/** Holds an 'error' event between two owners of a socket; the new owner adds its own. */
+function ignore(): void {}
 
 /** A tunnel to host:port through the upstream proxy (CONNECT with its credentials). */
 export async function connectVia(
@@ -151,7 +160,12 @@ export async function connectVia(
     agent: false,
   });
   return new Promise((resolve, reject) => {
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      reject(new GuardFailure('upstream', error.code ?? 'ECONNRESET')),
+    );
     request.once('connect', (response: IncomingMessage, socket: Socket, head: Buffer) => {
+      // The request stops listening to a socket it hands over; the tunnel's owner listens later.
+      socket.on('error', ignore);
       if (response.statusCode === 200) {
         socket.setTimeout(0); // the request's connect timeout must not cut a quiet tunnel
         return resolve({ socket, head });
@@ -161,9 +175,6 @@ export async function connectVia(
     });
     request.once('timeout', () =>
       request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
-    );
-    request.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new GuardFailure('upstream', error.code ?? 'ECONNRESET')),
     );
     request.end();
   });
@@ -176,44 +187,56 @@ export interface PlainRequest {
 }
 
 /**
- * Starts a plain HTTP request for the target: direct (origin-form, pinned socket) or as an
- * absolute-URI request to the upstream. Throws GuardFailure('refused') before any socket
- * opens; connection failures arrive on the returned request's 'error' event. No timeout of
- * its own: a slow answer is the page's business, and the request dies with its client.
+ * Vets a plain HTTP request's target before anything opens: throws GuardFailure('refused').
+ * Direct, only an IP literal is checked here (a name is checked by the pinned lookup);
+ * through an upstream the name is checked as the fetch engine checks it.
  */
-export async function forwardPlain(
+export async function vetPlain(url: URL, upstream: Upstream | null, egress: Egress): Promise<void> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (upstream === null) vetLiteral(host, egress);
+  else await vetName(host, egress);
+}
+
+/**
+ * Opens a plain HTTP request for the target (vetted by `vetPlain`): direct (origin-form,
+ * pinned socket) or as an absolute-URI request to the upstream. Synchronous, with `onError`
+ * attached before it returns: a connect that fails at once reports in the next tick, and an
+ * 'error' event with no listener ends the process (issue 24). `onError` may be called more
+ * than once (see plainError). No timeout of its own: a slow answer is the page's business,
+ * and the request dies with its client.
+ */
+export function openPlain(
   plain: PlainRequest,
   upstream: Upstream | null,
   egress: Egress,
-): Promise<ClientRequest> {
+  onError: (error: NodeJS.ErrnoException) => void,
+): ClientRequest {
   const host = plain.url.hostname.replace(/^\[|\]$/g, '');
-  if (upstream === null) {
-    vetLiteral(host, egress);
-    return httpRequest({
-      host: connectHost(host),
-      port: plain.url.port || 80,
-      path: `${plain.url.pathname}${plain.url.search}`,
-      method: plain.method,
-      headers: plain.headers,
-      lookup: egress.lookup,
-      agent: egress.directAgent,
-    });
-  }
-  await vetName(host, egress);
-  const headers = upstream.authorization
-    ? { ...plain.headers, 'proxy-authorization': upstream.authorization }
-    : plain.headers;
-  return (upstream.url.protocol === 'https:' ? httpsRequest : httpRequest)({
-    host: upstream.url.hostname.replace(/^\[|\]$/g, ''),
-    port: upstream.url.port || (upstream.url.protocol === 'https:' ? 443 : 80),
-    path: plain.url.href,
-    method: plain.method,
-    headers,
-    agent: upstream.agent,
-  });
+  const request =
+    upstream === null
+      ? httpRequest({
+          host: connectHost(host),
+          port: plain.url.port || 80,
+          path: `${plain.url.pathname}${plain.url.search}`,
+          method: plain.method,
+          headers: plain.headers,
+          lookup: egress.lookup,
+          agent: egress.directAgent,
+        })
+      : (upstream.url.protocol === 'https:' ? httpsRequest : httpRequest)({
+          host: upstream.url.hostname.replace(/^\[|\]$/g, ''),
+          port: upstream.url.port || (upstream.url.protocol === 'https:' ? 443 : 80),
+          path: plain.url.href,
+          method: plain.method,
+          headers: upstream.authorization
+            ? { ...plain.headers, 'proxy-authorization': upstream.authorization }
+            : plain.headers,
+          agent: upstream.agent,
+        });
+  return request.on('error', onError);
 }
 
-/** Maps an error of a forwarded plain request (see forwardPlain). */
+/** Maps an error of a forwarded plain request (see openPlain). */
 export function plainError(error: NodeJS.ErrnoException, viaUpstream: boolean): GuardFailure {
   if (error instanceof GuardFailure) return error;
   if (viaUpstream) return new GuardFailure('upstream', error.code ?? 'ECONNRESET');

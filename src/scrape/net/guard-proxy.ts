@@ -17,11 +17,12 @@ import {
   connectDirect,
   connectVia,
   createEgress,
-  forwardPlain,
   GuardFailure,
+  openPlain,
   plainError,
   type Upstream,
   upstreamOf,
+  vetPlain,
 } from './guard-proxy-connect.js';
 import type { GuardOptions } from './ssrf-guard.js';
 
@@ -188,30 +189,33 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
           socket,
           head: Buffer.alloc(0),
         }));
-    opening.then(
-      ({ socket, head: upstreamHead }) => {
-        if (client.destroyed) return void socket.destroy();
-        tunnels.add(socket);
-        ticket.tunnels.add(socket).add(client);
-        socket.once('close', () => ticket.tunnels.delete(socket));
-        client.once('close', () => ticket.tunnels.delete(client));
-        // Ends travel through the pipes (buffered bytes flushed); errors tear down both.
-        socket.once('close', () => tunnels.delete(socket));
-        socket.on('error', () => client.destroy());
-        client.on('error', () => socket.destroy());
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (upstreamHead.length > 0) client.write(upstreamHead);
-        if (head.length > 0) socket.write(head);
-        socket.pipe(client);
-        client.pipe(socket);
-      },
-      (error: unknown) => {
-        const failure =
-          error instanceof GuardFailure ? error : new GuardFailure('target', 'ECONNRESET');
-        report(ticket, target.host, failure);
-        answer(failure.kind === 'refused' ? '403 Forbidden' : '502 Bad Gateway');
-      },
-    );
+    opening
+      .then(
+        ({ socket, head: upstreamHead }) => {
+          if (client.destroyed) return void socket.destroy();
+          tunnels.add(socket);
+          ticket.tunnels.add(socket).add(client);
+          socket.once('close', () => ticket.tunnels.delete(socket));
+          client.once('close', () => ticket.tunnels.delete(client));
+          // Ends travel through the pipes (buffered bytes flushed); errors tear down both.
+          socket.once('close', () => tunnels.delete(socket));
+          socket.on('error', () => client.destroy());
+          client.on('error', () => socket.destroy());
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (upstreamHead.length > 0) client.write(upstreamHead);
+          if (head.length > 0) socket.write(head);
+          socket.pipe(client);
+          client.pipe(socket);
+        },
+        (error: unknown) => {
+          const failure =
+            error instanceof GuardFailure ? error : new GuardFailure('target', 'ECONNRESET');
+          report(ticket, target.host, failure);
+          answer(failure.kind === 'refused' ? '403 Forbidden' : '502 Bad Gateway');
+        },
+      )
+      // A throw in either handler must not become an unhandled rejection (it ends the process).
+      .catch(() => client.destroy());
   });
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -240,28 +244,36 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       return void req.socket.destroy();
     }
     const plain = { method: req.method ?? 'GET', url, headers: endToEnd(req.headers) };
-    forwardPlain(plain, ticket.upstream, egress).then(
-      (outgoing) => {
-        outgoing.on('error', (error: NodeJS.ErrnoException) => {
-          if (!res.headersSent) fail(plainError(error, ticket.upstream !== null));
-          else res.destroy();
-        });
-        outgoing.on('response', (answer) => {
+    const forward = () => {
+      if (req.socket.destroyed) return; // the page gave up while the name was vetted
+      const outgoing = openPlain(plain, ticket.upstream, egress, (error) => {
+        if (!res.headersSent) fail(plainError(error, ticket.upstream !== null));
+        else res.destroy();
+      });
+      outgoing.on('response', (answer) => {
+        answer.on('error', () => res.destroy());
+        // A throw here would surface in the HTTP parser's callback: uncaught, the process ends.
+        try {
           res.writeHead(
             answer.statusCode ?? 502,
             answer.statusMessage,
             rawEndToEnd(answer.rawHeaders),
           );
           answer.pipe(res);
-          answer.on('error', () => res.destroy());
-        });
-        res.on('close', () => {
-          if (!res.writableFinished) outgoing.destroy();
-        });
-        req.pipe(outgoing);
-      },
-      (error: NodeJS.ErrnoException) => fail(plainError(error, ticket.upstream !== null)),
-    );
+        } catch {
+          answer.destroy();
+          res.destroy();
+        }
+      });
+      res.on('close', () => {
+        if (!res.writableFinished) outgoing.destroy();
+      });
+      req.pipe(outgoing);
+    };
+    // Whatever throws on the way (a header Node will not send) fails this request only.
+    vetPlain(url, ticket.upstream, egress)
+      .then(forward)
+      .catch((error: NodeJS.ErrnoException) => fail(plainError(error, ticket.upstream !== null)));
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 

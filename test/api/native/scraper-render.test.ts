@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { freePort } from '../../helpers/free-port.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { until } from '../../helpers/until.js';
 
@@ -204,4 +205,16 @@ test('a wait whose selector never appears is 422, not a 504 at the end of the bu
   });
   assert.equal(answer.status, 422, answer.text);
   assert.equal(JSON.parse(answer.text).error, 'Instruction 0 (wait) failed: #never did not appear');
+});
+
+test('a page that moves to a closed port fails with its connection error, not charged', async () => {
+  // Without the guard Chromium connects itself: its failed navigation is the only witness.
+  const closed = `http://127.0.0.1:${await freePort()}/`;
+  site.html('/moves-to-closed', `<p>moving</p><script>location.href = '${closed}'</script>`);
+  const answer = await scrape({ url: site.url('/moves-to-closed'), render: 'true' });
+  assert.equal(answer.status, 502, answer.text);
+  assert.deepEqual(JSON.parse(answer.text), {
+    error: 'Failed to fetch the page: connection refused',
+  });
+  assert.equal(answer.credits, 0);
 });

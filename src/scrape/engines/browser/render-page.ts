@@ -17,6 +17,7 @@ import { type Budget, sleep } from './budget.js';
 import { explainNavigationFailure } from './context-network.js';
 import { type InstructionSettings, runInstructions } from './instructions.js';
 import type { ResolvedBrowserOptions } from './options.js';
+import { isWebUrl, leftTheWeb, watchMainFrameFailures } from './page-moves.js';
 import { scaleOf, windowOf } from './page-profile.js';
 import { requestIdentityOf } from './request-identity.js';
 import { capture } from './screenshots.js';
@@ -75,6 +76,7 @@ export async function renderOnPage(
     }
   };
   page.on('response', onResponse);
+  const moves = watchMainFrameFailures(page);
   try {
     const first = await navigate(warm, plan, budget);
     last ??= first;
@@ -104,8 +106,10 @@ export async function renderOnPage(
     const screenshot = request ? await capture(page, request, budget, settings) : undefined;
     const html = await budget.race(warm.html());
     const final: Response = last ?? first;
+    const finalUrl = page.url() || final.url();
+    if (!isWebUrl(finalUrl)) throw leftTheWeb(finalUrl, warm, moves.last());
     const snapshot: PageSnapshot = {
-      finalUrl: page.url() || final.url(),
+      finalUrl,
       status: final.status(),
       html,
       screenshot,
@@ -119,6 +123,7 @@ export async function renderOnPage(
     return snapshot;
   } finally {
     page.off('response', onResponse);
+    moves.stop();
   }
 }
 
