@@ -6,7 +6,10 @@
  * in production, so every connection goes through the guard proxy.
  */
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createGzip } from 'node:zlib';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
@@ -19,6 +22,10 @@ const SUB_RESOURCE_BYTES = 400 * 1024;
 
 let site: FixtureSite;
 let service: TestService;
+let wsServer: Server;
+let wsPort = 0;
+/** Ends the WebSocket page's document (called once its socket's flood is over). */
+let endSocketPage: () => void = () => {};
 /** Bytes of the large document the site wrote (it stops when the client goes away). */
 let documentSent = 0;
 
@@ -58,8 +65,56 @@ function gzipBomb(res: ServerResponse, total: number): void {
   pump();
 }
 
+/**
+ * Accepts a WebSocket (RFC 6455 handshake) and sends `total` bytes in binary frames of
+ * 64 KiB: bytes CDP does not count, which only the guard proxy sees.
+ */
+function floodWebSocket(req: IncomingMessage, socket: Duplex, total: number): Promise<void> {
+  const accept = createHash('sha1')
+    .update(`${req.headers['sec-websocket-key'] ?? ''}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+    .digest('base64');
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+  );
+  const payload = 64 * 1024;
+  const header = Buffer.from([0x82, 127, 0, 0, 0, 0, 0, 0, 0, 0]);
+  header.writeUInt32BE(payload, 6);
+  const frame = Buffer.concat([header, Buffer.alloc(payload, 'x')]);
+  return new Promise((resolve) => {
+    socket.on('error', () => {});
+    socket.once('close', () => resolve());
+    let sent = 0;
+    const more = (): void => {
+      while (sent < total && !socket.destroyed) {
+        sent += payload;
+        if (!socket.write(frame)) return void socket.once('drain', more);
+      }
+      resolve();
+    };
+    more();
+  });
+}
+
 before(async () => {
   site = await startFixtureSite();
+  wsServer = createServer();
+  wsServer.on('upgrade', (req, socket) => {
+    void floodWebSocket(req, socket, 8 * 1024 * 1024).then(() => endSocketPage());
+  });
+  await new Promise<void>((resolve) => wsServer.listen(0, '127.0.0.1', resolve));
+  wsPort = (wsServer.address() as AddressInfo).port;
+  // The document ends only once the socket's flood is over, so the render is still loading
+  // while the frames arrive.
+  site.route('/socket', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.write(`<!doctype html><title>socket</title><script>
+      new WebSocket('ws://127.0.0.1:${wsPort}/');</script><p>flooded</p>`);
+    const timer = setTimeout(() => res.end(), 10_000);
+    endSocketPage = () => {
+      clearTimeout(timer);
+      res.end();
+    };
+  });
   // Style sheets: read to the end whatever they hold (an image that fails to decode is not).
   const sheets = Array.from(
     { length: SUB_RESOURCES },
@@ -86,6 +141,8 @@ before(async () => {
 after(async () => {
   await service?.close();
   await site?.close();
+  wsServer?.closeAllConnections();
+  await new Promise((resolve) => wsServer?.close(resolve));
 });
 
 async function render(path: string) {
@@ -120,6 +177,10 @@ describe('a render past MAX_BODY_BYTES', () => {
 
   it('fails on a gzip bomb, counted as it inflates', async () => {
     await assertTooLarge('/bomb');
+  });
+
+  it('fails when a WebSocket receives more than the guard lets through on the wire', async () => {
+    await assertTooLarge('/socket');
   });
 
   it('leaves the browser healthy: the next normal page renders', async () => {

@@ -91,7 +91,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
   async function networkFor(proxy: ProxyEndpoint | null): Promise<() => ContextNetwork> {
     if (options.allowPrivateNetworks) return () => directNetwork(proxy);
     const started = await startGuard();
-    return () => guardedNetwork(started, proxy);
+    return () => guardedNetwork(started, proxy, options.maxBodyBytes);
   }
 
   async function renderVia(
@@ -127,10 +127,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
     failed.catch(() => {});
     // Past MAX_BODY_BYTES the load stops at once, not when the page would have loaded.
     const tooLarge = new Promise<never>((_, reject) => {
-      warm.bytes.arm(options.maxBodyBytes, () => {
-        warm.stopLoading();
-        reject(bodyTooLarge(options.maxBodyBytes));
-      });
+      warm.limitBytes(options.maxBodyBytes, () => reject(bodyTooLarge(options.maxBodyBytes)));
     });
     tooLarge.catch(() => {});
     try {
@@ -162,7 +159,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       throw error;
     } finally {
       unsubscribe();
-      warm.bytes.disarm();
+      warm.unlimitBytes();
       releases.push(pool.release(warm).catch(() => {}));
     }
   }

@@ -112,7 +112,7 @@ export class WarmPage {
     /** The Chrome this context is (user agent, client hints, languages, time zone). */
     readonly identity: ChromeIdentity,
     /** Decoded bytes the page received (MAX_BODY_BYTES is enforced on it per render). */
-    readonly bytes: PageBytes,
+    private readonly bytes: PageBytes,
   ) {
     this.languages = identity.languages.join(',');
   }
@@ -309,13 +309,26 @@ export class WarmPage {
   }
 
   /**
-   * Stops the page's loads at once and cuts its connections through the guard proxy, so
-   * that Chromium downloads and decodes nothing more; the page is retired after the render.
+   * Until `unlimitBytes()`, once the page received more than `maxBytes` decoded bytes (or
+   * the guard proxy saw twice that on the wire), its loads are stopped at once and its
+   * connections through the guard cut, so that Chromium downloads and decodes nothing
+   * more; then `onExceeded` runs and the page is retired after the render.
    */
-  stopLoading(): void {
-    this.tainted = true;
-    void this.cdp.send('Page.stopLoading').catch(() => {});
-    this.network.recycle();
+  limitBytes(maxBytes: number, onExceeded: () => void): void {
+    const stop = () => {
+      this.unlimitBytes();
+      this.tainted = true;
+      void this.cdp.send('Page.stopLoading').catch(() => {});
+      this.network.recycle();
+      onExceeded();
+    };
+    this.bytes.arm(maxBytes, stop);
+    this.network.onTooLarge(stop);
+  }
+
+  unlimitBytes(): void {
+    this.bytes.disarm();
+    this.network.onTooLarge(null);
   }
 
   onFailure(listener: (reason: string) => void): () => void {
@@ -370,7 +383,7 @@ export class WarmPage {
    */
   async reset(): Promise<'in place' | 'navigated'> {
     this.policy = null;
-    this.bytes.disarm();
+    this.unlimitBytes();
     const { page, context, cdp } = this;
     if (this.identitySet) {
       await page.setExtraHTTPHeaders({});
