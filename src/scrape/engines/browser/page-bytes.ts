@@ -60,11 +60,6 @@ export class PageBytes {
     this.onExceeded = null;
   }
 
-  /** Decoded bytes received since `arm`. */
-  get total(): number {
-    return this.received;
-  }
-
   private add(length: number): void {
     if (!(length > 0)) return;
     this.received += length;
