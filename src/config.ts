@@ -33,7 +33,10 @@ export interface Config {
   logLevel: string;
   /** PRICE_FETCH, PRICE_RENDER, PRICE_MULT_DATACENTER/RESIDENTIAL/MOBILE. */
   pricing: Pricing;
-  /** MAX_BODY_BYTES: largest target body accepted, default 20 MiB (then 502). */
+  /**
+   * MAX_BODY_BYTES: largest target body accepted, default 20 MiB (then 502); a render's
+   * bound on all the decoded bytes its page receives together, and on its HTML.
+   */
   maxBodyBytes: number;
   /** ACCOUNT_CONCURRENCY: default concurrent scrapes per account, default 10. */
   accountConcurrency: number;

@@ -116,6 +116,7 @@ export async function buildScrapeParts(
     ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxConcurrentPages: config.browserPages,
+    maxBodyBytes: config.maxBodyBytes,
     guard: { lookup, ...policy },
     ...(hook ? { blockers: hook } : {}),
     health: proxyHealth,

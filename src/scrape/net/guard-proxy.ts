@@ -31,12 +31,20 @@ export type GuardEvent =
   /** The upstream proxy could not be reached or did not open the tunnel (errno or `HTTP <status>`). */
   | { kind: 'upstream-failed'; host: string; code: string }
   /** The target itself failed (errno code, e.g. ECONNREFUSED). */
-  | { kind: 'target-failed'; host: string; code: string };
+  | { kind: 'target-failed'; host: string; code: string }
+  /** The ticket received more than its `maxBytes`: its connections were cut. */
+  | { kind: 'too-large'; host: string; bytes: number };
 
 export interface GuardRoute {
   /** The upstream proxy URL (credentials included), or null to connect directly. */
   upstream: string | null;
   onEvent?: (event: GuardEvent) => void;
+  /**
+   * Bytes the ticket may receive from its targets, as on the wire, since it was registered
+   * or last `recount()`: past it every connection of the ticket is cut (and any later one
+   * at its first byte) and `too-large` is reported once. Default: no bound.
+   */
+  maxBytes?: number;
 }
 
 export interface GuardTicket {
@@ -51,6 +59,8 @@ export interface GuardTicket {
   recycle(): void;
   /** Forgets the ticket (closing its connections): later requests with it get 407. */
   release(): void;
+  /** Counts received bytes from zero again (the context's next render). */
+  recount(): void;
 }
 
 export interface GuardProxyOptions {
@@ -81,6 +91,24 @@ interface Ticket {
   /** Its open CONNECT tunnels, both ends. */
   tunnels: Set<Socket>;
   onEvent: (event: GuardEvent) => void;
+  maxBytes: number;
+  /** Bytes received from targets since the last recount. */
+  received: number;
+}
+
+/**
+ * Counts `length` bytes received for `ticket` from `host`; true when the ticket is past its
+ * bound, and then (the first time) its connections are cut and the event reported.
+ */
+function overBound(ticket: Ticket, host: string, length: number): boolean {
+  const before = ticket.received;
+  ticket.received += length;
+  if (ticket.received <= ticket.maxBytes) return false;
+  if (before <= ticket.maxBytes) {
+    closeConnections(ticket);
+    ticket.onEvent({ kind: 'too-large', host, bytes: ticket.received });
+  }
+  return true;
 }
 
 function closeConnections(ticket: Ticket): void {
@@ -201,6 +229,11 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
           socket.once('close', () => tunnels.delete(socket));
           socket.on('error', () => client.destroy());
           client.on('error', () => socket.destroy());
+          socket.on('data', (chunk: Buffer) => {
+            if (!overBound(ticket, target.host, chunk.length)) return;
+            socket.destroy();
+            client.destroy();
+          });
           client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
           if (upstreamHead.length > 0) client.write(upstreamHead);
           if (head.length > 0) socket.write(head);
@@ -259,6 +292,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
             answer.statusMessage,
             rawEndToEnd(answer.rawHeaders),
           );
+          answer.on('data', (chunk: Buffer) => {
+            if (overBound(ticket, host, chunk.length)) res.destroy();
+          });
           answer.pipe(res);
         } catch {
           answer.destroy();
@@ -294,6 +330,8 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         upstream: route.upstream === null ? null : upstreamOf(route.upstream),
         tunnels: new Set(),
         onEvent: route.onEvent ?? (() => {}),
+        maxBytes: route.maxBytes ?? Number.POSITIVE_INFINITY,
+        received: 0,
       };
       tickets.set(username, ticket);
       return {
@@ -307,6 +345,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         release() {
           tickets.delete(username);
           closeConnections(ticket);
+        },
+        recount() {
+          ticket.received = 0;
         },
       };
     },

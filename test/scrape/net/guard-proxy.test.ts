@@ -214,3 +214,45 @@ test('a target that refuses connections is reported as a target failure', async 
   assert.equal((await tunnelGet('closed.test:9', auth)).status, 502);
   assert.deepEqual(events, [{ kind: 'target-failed', host: 'closed.test', code: 'ECONNREFUSED' }]);
 });
+
+/** Bytes of an absolute-URI GET's body received through the guard before it ended or was cut. */
+function plainBodyBytes(url: string, auth: string) {
+  return new Promise<number>((resolve) => {
+    let received = 0;
+    const req = request({
+      host: '127.0.0.1',
+      port: guard.port,
+      path: url,
+      headers: { host: new URL(url).host, 'proxy-authorization': auth },
+      agent: false,
+    });
+    req.once('response', (res) => {
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+      });
+      res.once('close', () => resolve(received));
+      res.on('error', () => {});
+    });
+    req.once('error', () => resolve(received));
+    req.end();
+  });
+}
+
+test('a ticket past its byte bound has every connection cut, until it is recounted', async () => {
+  const MiB = 1024 * 1024;
+  const events: GuardEvent[] = [];
+  const t = guard.register({ upstream: null, maxBytes: MiB, onEvent: (e) => events.push(e) });
+  const auth = `Basic ${Buffer.from(`${t.username}:${t.password}`).toString('base64')}`;
+  const cut = await plainBodyBytes(`http://ok.test:${port}/huge?mb=8`, auth);
+  assert.ok(cut < 4 * MiB, `${cut} bytes came through`);
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['too-large'],
+  );
+  // Past the bound a new connection is cut at its first bytes, and reported no more.
+  assert.equal(await plainBodyBytes(`http://ok.test:${port}/page`, auth), 0);
+  assert.equal(events.length, 1);
+  t.recount();
+  assert.ok((await plainBodyBytes(`http://ok.test:${port}/page`, auth)) > 0);
+  t.release();
+});

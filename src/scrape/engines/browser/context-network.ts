@@ -12,13 +12,25 @@ import { type PlaywrightProxy, toPlaywrightProxy } from './proxy-settings.js';
 
 /** Events kept per context between two requests (a page makes many; the first ones matter). */
 const MAX_EVENTS = 64;
+/**
+ * The guard's bound on a render's bytes on the wire, as a multiple of the decoded bound
+ * (page-bytes.ts): a backstop for what CDP does not count (WebSocket frames, shared
+ * workers), set above the decoded bound because headers and framing count on the wire.
+ */
+const WIRE_BYTES_PER_DECODED = 2;
 
 export interface ContextNetwork {
   /** The context's Playwright proxy (undefined: Chromium connects directly). */
   readonly proxy: PlaywrightProxy | undefined;
   /** What the guard refused or saw fail for this context since the last `clear()`. */
   readonly events: readonly GuardEvent[];
+  /** Forgets the events and counts the bytes on the wire from zero (a new render). */
   clear(): void;
+  /**
+   * Runs `listener` once the guard cut the context's connections for their bytes on the
+   * wire (null: no listener). Without the guard nothing is counted here.
+   */
+  onTooLarge(listener: (() => void) | null): void;
   /**
    * Ends the context's connections to its upstream proxy, so that the next scrape on this
    * warm context opens its own (rotation). Without the guard Chromium holds them: false,
@@ -35,17 +47,26 @@ export function directNetwork(proxy: ProxyEndpoint | null): ContextNetwork {
     proxy: toPlaywrightProxy(proxy),
     events: [],
     clear() {},
+    onTooLarge() {},
     recycle: () => proxy === null,
     release() {},
   };
 }
 
-export function guardedNetwork(guard: GuardProxy, proxy: ProxyEndpoint | null): ContextNetwork {
+/** `maxBodyBytes`: MAX_BODY_BYTES, the decoded bound of one render. */
+export function guardedNetwork(
+  guard: GuardProxy,
+  proxy: ProxyEndpoint | null,
+  maxBodyBytes: number,
+): ContextNetwork {
   const events: GuardEvent[] = [];
+  let tooLarge: (() => void) | null = null;
   const ticket = guard.register({
     upstream: proxy?.url ?? null,
+    maxBytes: maxBodyBytes * WIRE_BYTES_PER_DECODED,
     onEvent: (event) => {
       if (events.length < MAX_EVENTS) events.push(event);
+      if (event.kind === 'too-large') tooLarge?.();
     },
   });
   return {
@@ -53,6 +74,10 @@ export function guardedNetwork(guard: GuardProxy, proxy: ProxyEndpoint | null): 
     events,
     clear: () => {
       events.length = 0;
+      ticket.recount();
+    },
+    onTooLarge: (listener) => {
+      tooLarge = listener;
     },
     recycle: () => {
       ticket.recycle();

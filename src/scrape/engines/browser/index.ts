@@ -7,6 +7,7 @@ import { type AppError, appError, isAppError } from '../../../errors.js';
 import { type GuardProxy, startGuardProxy } from '../../net/guard-proxy.js';
 import { type Session, type SessionCookie, SessionStore } from '../../net/sessions.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../../types.js';
+import { bodyTooLarge } from '../fetch/read-body.js';
 import {
   asBrowserFailure,
   isClosedError,
@@ -90,7 +91,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
   async function networkFor(proxy: ProxyEndpoint | null): Promise<() => ContextNetwork> {
     if (options.allowPrivateNetworks) return () => directNetwork(proxy);
     const started = await startGuard();
-    return () => guardedNetwork(started, proxy);
+    return () => guardedNetwork(started, proxy, options.maxBodyBytes);
   }
 
   async function renderVia(
@@ -124,6 +125,11 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       unsubscribe = warm.onFailure((reason) => reject(appError('BROWSER_FAILED', reason)));
     });
     failed.catch(() => {});
+    // Past MAX_BODY_BYTES the load stops at once, not when the page would have loaded.
+    const tooLarge = new Promise<never>((_, reject) => {
+      warm.limitBytes(options.maxBodyBytes, () => reject(bodyTooLarge(options.maxBodyBytes)));
+    });
+    tooLarge.catch(() => {});
     try {
       // Inside the try: a page that failed here is released (and retired) like any other.
       if (plan.followRedirect) await budget.race(warm.vetRedirects());
@@ -131,7 +137,11 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       if (session && session.cookies.length > 0) {
         await budget.race(warm.context.addCookies(session.cookies as never));
       }
-      const snapshot = await Promise.race([renderOnPage(warm, plan, budget, options), failed]);
+      const snapshot = await Promise.race([
+        renderOnPage(warm, plan, budget, options),
+        failed,
+        tooLarge,
+      ]);
       if (session) {
         session.cookies = (await budget.race(warm.context.cookies())) as unknown as SessionCookie[];
         options.sessions?.touch(session);
@@ -149,6 +159,7 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
       throw error;
     } finally {
       unsubscribe();
+      warm.unlimitBytes();
       releases.push(pool.release(warm).catch(() => {}));
     }
   }

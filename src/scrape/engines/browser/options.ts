@@ -25,6 +25,13 @@ export interface BrowserEngineOptions {
    * a few on 2 cores). Default `DEFAULTS.browserPages` (4).
    */
   maxConcurrentPages?: number;
+  /**
+   * MAX_BODY_BYTES: the most decoded bytes one render may receive, its document and every
+   * sub-resource together, and the longest HTML it may return; past it the load is stopped
+   * and the render fails as a fetch of an oversize body does (502). Default
+   * `DEFAULTS.maxBodyBytes` (20 MiB).
+   */
+  maxBodyBytes?: number;
   /** Requests waiting for a page before `NODE_SATURATED` (503). Default 64. */
   maxQueuedRequests?: number;
   /** Chromium processes kept warm. Default 1. */
@@ -94,6 +101,7 @@ export function resolveOptions(options: BrowserEngineOptions): ResolvedBrowserOp
       'maxConcurrentPages',
       options.maxConcurrentPages ?? DEFAULTS.browserPages,
     ),
+    maxBodyBytes: positiveInt('maxBodyBytes', options.maxBodyBytes ?? DEFAULTS.maxBodyBytes),
     maxQueuedRequests: options.maxQueuedRequests ?? 64,
     browsers: positiveInt('browsers', options.browsers ?? 1),
     retireAfterContexts: positiveInt('retireAfterContexts', options.retireAfterContexts ?? 200),

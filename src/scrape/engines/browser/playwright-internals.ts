@@ -24,6 +24,8 @@ export function internalsChanged(consequence: string, module: string): Error {
 export interface CdpSession {
   send(method: string, params?: object): Promise<unknown>;
   _sendMayFail(method: string, params?: object): Promise<unknown>;
+  /** CDP events, by method name (a CRSession is an EventEmitter). */
+  on(event: string, listener: (params: never) => void): unknown;
 }
 
 /** Playwright's Chromium page (CRPage), as far as used here. */

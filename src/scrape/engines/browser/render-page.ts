@@ -11,6 +11,7 @@
 import type { Response } from 'playwright-core';
 import { appError } from '../../../errors.js';
 import type { BlockSelection, PageSnapshot, ScrapeRun, ScreenshotRequest } from '../../types.js';
+import { bodyTooLarge } from '../fetch/read-body.js';
 import { anyBlocker, type ConsentHandle } from './blockers-hook.js';
 import { isClosedError, netErrorCode } from './browser-errors.js';
 import { type Budget, sleep } from './budget.js';
@@ -104,7 +105,8 @@ export async function renderOnPage(
     // The screenshot first: a full page scrolls through lazy content, which the HTML then holds.
     const request = screenshotRequestOf(plan);
     const screenshot = request ? await capture(page, request, budget, settings) : undefined;
-    const html = await budget.race(warm.html());
+    const html = await budget.race(warm.html(options.maxBodyBytes));
+    if (html === null) throw bodyTooLarge(options.maxBodyBytes);
     const final: Response = last ?? first;
     const finalUrl = page.url() || final.url();
     if (!isWebUrl(finalUrl)) throw leftTheWeb(finalUrl, warm, moves.last());

@@ -23,6 +23,7 @@ import type { ChromeIdentity, UserAgentMetadata } from '../identity/chrome-ident
 import { pagePatchesScript } from '../identity/page-patches.js';
 import type { ContextNetwork } from './context-network.js';
 import { keepHttpCacheOn } from './http-cache.js';
+import { PageBytes } from './page-bytes.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
@@ -34,9 +35,15 @@ const BROWSER_LANGUAGES = 'en-US,en';
 const HARDWARE_CONCURRENCY = 8;
 const DEVICE_MEMORY = 8;
 
-/** What `page.content()` returns, computed in the page. */
-const READ_HTML = `(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') +
-  (document.documentElement ? document.documentElement.outerHTML : '')`;
+/**
+ * What `page.content()` returns, computed in the page; null when it is longer than
+ * `maxChars` (a script can build a document far larger than what it downloaded).
+ */
+const readHtml = (maxChars: number) => `(() => {
+  const html = (document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '') +
+    (document.documentElement ? document.documentElement.outerHTML : '');
+  return html.length > ${maxChars} ? null : html;
+})()`;
 
 /** The fields of CDP's Fetch.requestPaused that the redirect guard reads. */
 interface PausedRequest {
@@ -104,6 +111,8 @@ export class WarmPage {
     readonly network: ContextNetwork,
     /** The Chrome this context is (user agent, client hints, languages, time zone). */
     readonly identity: ChromeIdentity,
+    /** Decoded bytes the page received (MAX_BODY_BYTES is enforced on it per render). */
+    private readonly bytes: PageBytes,
   ) {
     this.languages = identity.languages.join(',');
   }
@@ -141,8 +150,9 @@ export class WarmPage {
       await context.addInitScript({ content: patches });
       const page = await context.newPage();
       keepHttpCacheOn(page);
+      const bytes = PageBytes.watch(page);
       const cdp = await context.newCDPSession(page);
-      const warm = new WarmPage(key, context, page, cdp, network, identity);
+      const warm = new WarmPage(key, context, page, cdp, network, identity, bytes);
       const targetIdentity = () => ({
         userAgentOverride: warm.userAgentOverride(),
         locale: identity.locale,
@@ -298,6 +308,29 @@ export class WarmPage {
     ws.connectToServer();
   }
 
+  /**
+   * Until `unlimitBytes()`, once the page received more than `maxBytes` decoded bytes (or
+   * the guard proxy saw twice that on the wire), its loads are stopped at once and its
+   * connections through the guard cut, so that Chromium downloads and decodes nothing
+   * more; then `onExceeded` runs and the page is retired after the render.
+   */
+  limitBytes(maxBytes: number, onExceeded: () => void): void {
+    const stop = () => {
+      this.unlimitBytes();
+      this.tainted = true;
+      void this.cdp.send('Page.stopLoading').catch(() => {});
+      this.network.recycle();
+      onExceeded();
+    };
+    this.bytes.arm(maxBytes, stop);
+    this.network.onTooLarge(stop);
+  }
+
+  unlimitBytes(): void {
+    this.bytes.disarm();
+    this.network.onTooLarge(null);
+  }
+
   onFailure(listener: (reason: string) => void): () => void {
     this.failureListeners.add(listener);
     return () => this.failureListeners.delete(listener);
@@ -350,6 +383,7 @@ export class WarmPage {
    */
   async reset(): Promise<'in place' | 'navigated'> {
     this.policy = null;
+    this.unlimitBytes();
     const { page, context, cdp } = this;
     if (this.identitySet) {
       await page.setExtraHTTPHeaders({});
@@ -447,8 +481,9 @@ export class WarmPage {
    * (about 30 ms and as much CPU per page on a small page: BENCHMARKS.md, issue 16); a world
    * with nothing in it is created in about a millisecond. Falls back to `page.content()`
    * when the document went away while we read (Playwright retries across navigations).
+   * Null when the HTML is longer than `maxChars`.
    */
-  async html(): Promise<string> {
+  async html(maxChars: number): Promise<string | null> {
     try {
       const world = await this.cdp.send('Page.createIsolatedWorld', {
         frameId: await this.frameId(),
@@ -456,13 +491,17 @@ export class WarmPage {
       });
       const read = await this.cdp.send('Runtime.evaluate', {
         contextId: world.executionContextId,
-        expression: READ_HTML,
+        expression: readHtml(maxChars),
         returnByValue: true,
       });
-      if (read.exceptionDetails || typeof read.result.value !== 'string') throw new Error('unread');
-      return read.result.value;
+      const value: unknown = read.result.value;
+      if (read.exceptionDetails || (typeof value !== 'string' && value !== null)) {
+        throw new Error('unread');
+      }
+      return value;
     } catch {
-      return this.page.content();
+      const html = await this.page.content();
+      return html.length > maxChars ? null : html;
     }
   }
 
