@@ -93,7 +93,8 @@ describe('a database that never answers', () => {
     proxied.port = String(proxy.port);
     const server = serve({
       DATABASE_URL: proxied.toString(),
-      PG_CONNECT_TIMEOUT_MS: '1000',
+      // Longer than /readyz's 2 s, so its own deadline is what answers it.
+      PG_CONNECT_TIMEOUT_MS: '5000',
       PG_STATEMENT_TIMEOUT_MS: '1000',
       SHUTDOWN_GRACE_MS: '500',
     });
@@ -104,7 +105,15 @@ describe('a database that never answers', () => {
     const ready = await get(`${url}/readyz`);
     assert.equal(ready.status, 503);
     assert.match(ready.type, /application\/json/);
-    assert.equal((ready.body as { status: string }).status, 'not ready');
+    assert.deepEqual(
+      { ...(ready.body as object), browser: null },
+      {
+        status: 'not ready',
+        database: 'error: no answer within 2000 ms',
+        browser: null,
+        draining: false,
+      },
+    );
 
     // The key lookup needs the database: the request must end, with a JSON error.
     const request = await get(`${url}/api/account?api_key=pgk_${'0'.repeat(40)}`);
