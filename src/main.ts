@@ -290,6 +290,7 @@ export async function startService(
           app.log.info({ signal }, 'shutting down');
           setTimeout(() => {
             app.log.error('parts still open after the shutdown grace; exiting regardless');
+            lock?.release();
             process.exit(1);
           }, config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
           close().then(

@@ -122,7 +122,8 @@ describe('pagegrab serve stops', () => {
   });
 
   it('ends on SIGTERM within the grace while a scrape that never finishes is in flight', async () => {
-    const server = serve(tempDir(), { SHUTDOWN_GRACE_MS: '500' });
+    const dir = tempDir();
+    const server = serve(dir, { SHUTDOWN_GRACE_MS: '500' });
     const url = await server.listening;
     await until(() => server.lines.some((l) => l.startsWith('API key: ')), 30_000);
     const key = server.lines.find((l) => l.startsWith('API key: '))?.slice('API key: '.length);
@@ -139,6 +140,7 @@ describe('pagegrab serve stops', () => {
     server.child.kill('SIGTERM');
     const { code } = await exitOf(server);
     assert.notEqual(code, null, 'the process exited rather than being killed');
+    assert.equal(existsSync(join(dir, 'pagegrab.lock')), false, 'the DATA_DIR lock is released');
     assert.notEqual(await inFlight, 200);
   });
 });
