@@ -60,8 +60,8 @@ export interface Config {
   /** PG_POOL_SIZE: PostgreSQL connections per node (with DATABASE_URL), default 10. */
   pgPoolSize: number;
   /**
-   * PG_CONNECT_TIMEOUT_MS: longest wait for a PostgreSQL connection (a new one, or a free one
-   * of the pool), default 10000; a server that accepts and never answers fails start-up then.
+   * PG_CONNECT_TIMEOUT_MS: longest a new PostgreSQL connection may take to be ready, default
+   * 10000; a server that accepts and never answers fails start-up then.
    */
   pgConnectTimeoutMs: number;
   /**

@@ -139,13 +139,20 @@ interface PgBounds {
 }
 
 function openPostgres(url: string, poolSize: number, bounds: PgBounds): Kysely<Database> {
+  // Without a bound a server that accepts and never answers holds a connect, and every caller
+  // queued behind it, for as long as the TCP connection lasts. It is set on the client, not
+  // the pool: the pool's would also cut callers waiting for a free connection, which a burst
+  // (1,000 reserves on 10 connections) legitimately does for longer.
+  class BoundedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: bounds.connectTimeoutMs });
+    }
+  }
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     types: pgTypes,
-    // Without it a server that accepts and never answers holds a connect, and every caller
-    // queued for the pool behind it, for as long as the TCP connection lasts.
-    connectionTimeoutMillis: bounds.connectTimeoutMs,
+    Client: BoundedClient,
     ...(bounds.statementTimeoutMs === null
       ? {}
       : {
