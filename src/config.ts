@@ -63,6 +63,17 @@ export interface Config {
   /** PG_POOL_SIZE: PostgreSQL connections per node (with DATABASE_URL), default 10. */
   pgPoolSize: number;
   /**
+   * PG_CONNECT_TIMEOUT_MS: longest a new PostgreSQL connection may take to be ready, default
+   * 10000; a server that accepts and never answers fails start-up then.
+   */
+  pgConnectTimeoutMs: number;
+  /**
+   * PG_STATEMENT_TIMEOUT_MS: longest one statement of the running service may take, default
+   * 30000: the server cancels it then, and the client gives up 2 s later if the server is
+   * silent. Migrations at start-up are not bounded by it.
+   */
+  pgStatementTimeoutMs: number;
+  /**
    * MARKDOWN_WORKERS: worker threads that convert pages to Markdown and run the render=false
    * ad/cookie/chat blocker, default 2.
    */
@@ -173,6 +184,8 @@ export const DEFAULTS = {
   webhookScrapeConcurrency: 8,
   webhookDeliveryConcurrency: 32,
   pgPoolSize: 10,
+  pgConnectTimeoutMs: 10_000,
+  pgStatementTimeoutMs: 30_000,
   markdownWorkers: 2,
   heapGrowingPercent: 25,
   markdownMaxMs: 10_000,
@@ -350,6 +363,20 @@ export function loadConfig(env: Env = process.env): Config {
       1024,
     ),
     pgPoolSize: integer(env, 'PG_POOL_SIZE', DEFAULTS.pgPoolSize, 1, 1000),
+    pgConnectTimeoutMs: integer(
+      env,
+      'PG_CONNECT_TIMEOUT_MS',
+      DEFAULTS.pgConnectTimeoutMs,
+      100,
+      600_000,
+    ),
+    pgStatementTimeoutMs: integer(
+      env,
+      'PG_STATEMENT_TIMEOUT_MS',
+      DEFAULTS.pgStatementTimeoutMs,
+      100,
+      3_600_000,
+    ),
     markdownWorkers: integer(env, 'MARKDOWN_WORKERS', DEFAULTS.markdownWorkers, 1, 64),
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', DEFAULTS.heapGrowingPercent, 0, 300),
     markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', DEFAULTS.markdownMaxMs, 100, 600_000),

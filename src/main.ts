@@ -17,6 +17,7 @@ import { createBatchJobs } from './compose/batch-jobs.js';
 import { applyHeapGrowth } from './compose/heap-growth.js';
 import { createScheduleJobs } from './compose/schedule-jobs.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
+import { CLOSE_MARGIN_MS, listenError, StartUp } from './compose/start-up.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
 import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
@@ -53,6 +54,11 @@ export interface ServiceOptions {
    * own tests do.
    */
   addressPolicy?: (ip: string) => boolean;
+  /**
+   * Stops the start (a signal during start-up): the parts built so far are closed and
+   * startService rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunningService {
@@ -130,21 +136,30 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<RunningService> {
   applyHeapGrowth(config.heapGrowingPercent);
+  const startUp = new StartUp(options.signal);
   const lock = config.databaseUrl ? null : lockDataDir(config.dataDir);
-  let store: Store | null = null;
+  if (lock) startUp.add(() => lock.release());
   try {
-    store = await openStore({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      poolSize: config.pgPoolSize,
-    });
-    const firstAccount = await ensureFirstAccount(store, config);
+    const store = await startUp.build(
+      openStore({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolSize: config.pgPoolSize,
+        connectTimeoutMs: config.pgConnectTimeoutMs,
+        statementTimeoutMs: config.pgStatementTimeoutMs,
+      }),
+      (opened) => opened.close(),
+    );
+    const firstAccount = await startUp.step(ensureFirstAccount(store, config));
     let draining = false;
     const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const metrics = createMetrics();
     const warnings: string[] = [];
     const policy = options.addressPolicy ? { isAllowedAddress: options.addressPolicy } : {};
-    const scrape = await buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), policy);
+    const scrape = await startUp.build(
+      buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), policy),
+      (parts) => parts.close(),
+    );
     registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
     const scraper = new ScrapeUseCase({
       store,
@@ -165,6 +180,7 @@ export async function startService(
       price: priceOf(config.pricing, false, 'datacenter'),
       maxDocumentBytes: config.maxBodyBytes,
     });
+    startUp.add(() => map.close());
     let reportJobError = (_error: unknown) => {};
     const webhooks = createWebhookDelivery({
       store,
@@ -175,6 +191,7 @@ export async function startService(
       onError: (error) => reportJobError(error),
       onDeliveryAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
+    startUp.add(() => webhooks.stop(0));
     const batches = createBatchJobs({
       store,
       policy,
@@ -185,6 +202,7 @@ export async function startService(
       settings: config,
       onError: (error) => reportJobError(error),
     });
+    startUp.add(() => batches.stop(0));
     const schedules = createScheduleJobs({
       store,
       scraper,
@@ -193,6 +211,7 @@ export async function startService(
       settings: config,
       onError: (error) => reportJobError(error),
     });
+    startUp.add(() => schedules.stop(0));
     const app = await buildApp({
       config,
       services: {
@@ -216,6 +235,7 @@ export async function startService(
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
+    startUp.add(() => app.close());
     for (const warning of warnings) app.log.warn(warning);
     if (options.warmBrowser) {
       scrape.pipeline.browser.warmUp().catch((error: unknown) => {
@@ -223,8 +243,12 @@ export async function startService(
       });
     }
     reportJobError = (error) => app.log.error({ err: error }, 'webhook job failed unexpectedly');
-    await app.listen({ port: config.port, host: config.host });
-    await webhooks.start();
+    await startUp.step(
+      app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+        throw listenError(error, config.host, config.port);
+      }),
+    );
+    await startUp.step(webhooks.start());
     batches.start();
     schedules.start();
     const stopReaper = startReservationReaper(store, app);
@@ -233,7 +257,6 @@ export async function startService(
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
     if (firstAccount) options.announceFirstRun?.({ ...firstAccount, url });
-    const openStoreRef = store;
     let closing: Promise<void> | null = null;
     const close = () => {
       closing ??= (async () => {
@@ -252,7 +275,7 @@ export async function startService(
         ]);
         await scrape.close();
         await map.close();
-        await openStoreRef.close();
+        await store.close();
         lock?.release();
       })();
       return closing;
@@ -265,6 +288,11 @@ export async function startService(
       closeOnSignals() {
         const onSignal = (signal: NodeJS.Signals) => {
           app.log.info({ signal }, 'shutting down');
+          setTimeout(() => {
+            app.log.error('parts still open after the shutdown grace; exiting regardless');
+            lock?.release();
+            process.exit(1);
+          }, config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
           close().then(
             () => process.exit(0),
             (error: unknown) => {
@@ -278,8 +306,7 @@ export async function startService(
       },
     };
   } catch (error) {
-    await store?.close();
-    lock?.release();
+    await startUp.teardown(() => {});
     throw error;
   }
 }

@@ -21,6 +21,8 @@ describe('loadConfig', () => {
     assert.equal(config.maxBodyBytes, 20 * 1024 * 1024);
     assert.equal(config.accountConcurrency, 10);
     assert.equal(config.pgPoolSize, 10);
+    assert.equal(config.pgConnectTimeoutMs, 10_000);
+    assert.equal(config.pgStatementTimeoutMs, 30_000);
     assert.equal(config.markdownWorkers, 2);
     assert.equal(config.heapGrowingPercent, 25);
     assert.equal(config.markdownMaxMs, 10_000);
@@ -87,6 +89,8 @@ describe('loadConfig', () => {
     ['ACCOUNT_CONCURRENCY', '0', /^ACCOUNT_CONCURRENCY must be between/],
     ['SHUTDOWN_GRACE_MS', '1.5', /^SHUTDOWN_GRACE_MS must be an integer/],
     ['PG_POOL_SIZE', '0', /^PG_POOL_SIZE must be between/],
+    ['PG_CONNECT_TIMEOUT_MS', '0', /^PG_CONNECT_TIMEOUT_MS must be between 100 and 600000/],
+    ['PG_STATEMENT_TIMEOUT_MS', 'never', /^PG_STATEMENT_TIMEOUT_MS must be an integer/],
     ['JOB_POLL_MS', '5', /^JOB_POLL_MS must be between 10 and 60000/],
     ['JOB_POLL_MS', 'soon', /^JOB_POLL_MS must be an integer/],
     ['JOB_RETENTION_MS', '1000', /^JOB_RETENTION_MS must be between 60000 and/],

@@ -64,6 +64,8 @@ export async function runAccountsCommand(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.pgPoolSize,
+    connectTimeoutMs: config.pgConnectTimeoutMs,
+    statementTimeoutMs: config.pgStatementTimeoutMs,
   });
   try {
     const db = store.db;

@@ -1,7 +1,10 @@
 /** The `pagegrab` command: `serve` (default), `accounts ...`, `schedules list` or `proxies` (loaded by main.ts). */
+
+import { CLOSE_MARGIN_MS, ListenError } from '../compose/start-up.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { startService } from '../main.js';
 import { DataDirLockedError } from '../store/data-dir-lock.js';
+import { DatabaseUnavailableError } from '../store/db.js';
 import { runAccountsCommand, UsageError } from './accounts-command.js';
 import { firstRunBanner } from './first-run-banner.js';
 import { prettyLogStream } from './pretty-log.js';
@@ -18,6 +21,14 @@ const HELP = `pagegrab: self-hosted page scraping service
   pagegrab schedules list [--account <name|id>] [--json]
   pagegrab proxies [--json]            PROXIES_FILE's proxies and their state in the running service`;
 
+/** A signal arrived before the service listened: the start was stopped, as asked. */
+class StartStopped extends Error {
+  override name = 'StartStopped';
+  constructor(signal: NodeJS.Signals) {
+    super(`stopped by ${signal} during start-up`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -26,11 +37,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   if (command === 'serve') {
-    // A signal during start-up (after listen, before the drain handlers exist) would kill the
-    // process undrained and leave the DATA_DIR lock behind: hold it until the handlers exist.
+    // A signal during start-up would kill the process undrained and leave the DATA_DIR lock
+    // behind: it stops the start instead (closing what was built), and one that comes after
+    // listen is handed to the drain handlers.
     let early: NodeJS.Signals | null = null;
+    const stop = new AbortController();
     const hold = (signal: NodeJS.Signals) => {
       early = signal;
+      stop.abort(new StartStopped(signal));
+      setTimeout(() => process.exit(1), config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
     };
     process.once('SIGTERM', hold).once('SIGINT', hold);
     const pretty =
@@ -38,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     const service = await startService(config, {
       announceFirstRun: (run) => console.log(firstRunBanner(run)),
       warmBrowser: true,
+      signal: stop.signal,
       ...(pretty ? { logStream: prettyLogStream(process.stdout) } : {}),
     });
     // Drain handlers first: while a signal has no listener Node closes its watcher, and a
@@ -68,11 +84,19 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
+    if (error instanceof StartStopped) {
+      console.error(`pagegrab: ${error.message}`);
+      process.exit(0);
+    }
     const known =
       error instanceof ConfigError ||
       error instanceof UsageError ||
-      error instanceof DataDirLockedError;
+      error instanceof DataDirLockedError ||
+      error instanceof ListenError ||
+      error instanceof DatabaseUnavailableError;
     console.error(known ? `pagegrab: ${(error as Error).message}` : error);
-    process.exitCode = known && error instanceof UsageError ? 2 : 1;
+    // What start-up built is closed by now; a connect still pending (a silent database)
+    // must not keep a process that will never serve.
+    process.exit(known && error instanceof UsageError ? 2 : 1);
   },
 );

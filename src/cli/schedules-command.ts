@@ -57,6 +57,8 @@ export async function runSchedulesCommand(
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.pgPoolSize,
+    connectTimeoutMs: config.pgConnectTimeoutMs,
+    statementTimeoutMs: config.pgStatementTimeoutMs,
   });
   try {
     let accountId: string | undefined;

@@ -47,6 +47,15 @@ export interface StoreOptions {
   dataDir: string;
   /** PostgreSQL pool size (PG_POOL_SIZE). Default: config.ts's. */
   poolSize?: number;
+  /** PG_CONNECT_TIMEOUT_MS. Default: config.ts's. */
+  connectTimeoutMs?: number;
+  /** PG_STATEMENT_TIMEOUT_MS. Default: config.ts's. */
+  statementTimeoutMs?: number;
+}
+
+/** The database cannot be used at start-up: said in one line, without a stack trace. */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
 }
 
 const INT8_OID = 20;
@@ -117,8 +126,40 @@ function openSqlite(dataDir: string): SqliteHandles {
   return { db, reader };
 }
 
-function openPostgres(url: string, poolSize: number): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+/**
+ * How long the client waits past the server's own statement_timeout: a live server cancels
+ * first (57014) and the connection stays usable; only a silent one reaches the client's bound.
+ */
+const CLIENT_TIMEOUT_MARGIN_MS = 2_000;
+
+interface PgBounds {
+  connectTimeoutMs: number;
+  /** Null: statements run unbounded (migrations, which may rebuild a large table). */
+  statementTimeoutMs: number | null;
+}
+
+function openPostgres(url: string, poolSize: number, bounds: PgBounds): Kysely<Database> {
+  // Without a bound a server that accepts and never answers holds a connect, and every caller
+  // queued behind it, for as long as the TCP connection lasts. It is set on the client, not
+  // the pool: the pool's would also cut callers waiting for a free connection, which a burst
+  // (1,000 reserves on 10 connections) legitimately does for longer.
+  class BoundedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: bounds.connectTimeoutMs });
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypes,
+    Client: BoundedClient,
+    ...(bounds.statementTimeoutMs === null
+      ? {}
+      : {
+          statement_timeout: bounds.statementTimeoutMs,
+          query_timeout: bounds.statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS,
+        }),
+  });
   // An idle client dropped by the server (restart, failover, pg_terminate_backend) emits
   // 'error' on the pool; unheard, that would crash the process. The pool replaces the client,
   // and the next query that needs the server reports the outage as its own error.
@@ -126,18 +167,60 @@ function openPostgres(url: string, poolSize: number): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
+/** host:port/database of a postgres:// URL, never its password. */
+function databaseName(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host || 'localhost'}${parsed.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * Migrates on a connection of its own, bounded only in its connect: the first query shows at
+ * once whether the server answers, and a long migration is not cut by the statement bound.
+ */
+async function migratePostgres(url: string, connectTimeoutMs: number): Promise<void> {
+  const db = openPostgres(url, 1, { connectTimeoutMs, statementTimeoutMs: null });
+  try {
+    try {
+      await sql`select 1`.execute(db);
+    } catch (error) {
+      const reason = (error as Error).message;
+      throw new DatabaseUnavailableError(
+        `cannot use the database at ${databaseName(url)}: ${
+          /timeout/i.test(reason)
+            ? `no answer within PG_CONNECT_TIMEOUT_MS (${connectTimeoutMs} ms)`
+            : reason
+        }`,
+      );
+    }
+    await migrate(db as Kysely<unknown>, 'postgres');
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: Dialect = options.databaseUrl ? 'postgres' : 'sqlite';
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.pgConnectTimeoutMs;
+  if (options.databaseUrl) await migratePostgres(options.databaseUrl, connectTimeoutMs);
   const sqlite = options.databaseUrl ? null : openSqlite(options.dataDir);
   const db = sqlite
     ? sqlite.db
-    : openPostgres(options.databaseUrl as string, options.poolSize ?? DEFAULTS.pgPoolSize);
-  try {
-    await migrate(db as Kysely<unknown>, dialect);
-  } catch (error) {
-    await db.destroy();
-    sqlite?.reader.close();
-    throw error;
+    : openPostgres(options.databaseUrl as string, options.poolSize ?? DEFAULTS.pgPoolSize, {
+        connectTimeoutMs,
+        statementTimeoutMs: options.statementTimeoutMs ?? DEFAULTS.pgStatementTimeoutMs,
+      });
+  if (sqlite) {
+    try {
+      await migrate(db as Kysely<unknown>, dialect);
+    } catch (error) {
+      await db.destroy();
+      sqlite.reader.close();
+      throw error;
+    }
   }
   const readRows = sqlite
     ? <Row>(query: CompiledQuery<Row>) => {

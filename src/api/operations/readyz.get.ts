@@ -3,9 +3,33 @@
  * else 503, so a load balancer stops sending traffic. The browser pool's state is reported
  * but does not decide: a browser that failed is relaunched on the next render.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from '@sinclair/typebox';
 import { checkDatabase } from '../../store/db.js';
 import { defineRoute } from '../route.js';
+
+/**
+ * A database that has not answered `select 1` by then counts as down: a silent server once
+ * held /readyz past a load balancer's own timeout, which then saw no answer rather than a 503.
+ */
+const DATABASE_DEADLINE_MS = 2_000;
+
+/** 'ok', or why the database is not usable, within DATABASE_DEADLINE_MS. */
+async function databaseState(check: Promise<void>): Promise<string> {
+  const deadline = new AbortController();
+  try {
+    return await Promise.race([
+      check.then(() => 'ok'),
+      sleep(DATABASE_DEADLINE_MS, `error: no answer within ${DATABASE_DEADLINE_MS} ms`, {
+        signal: deadline.signal,
+      }),
+    ]);
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  } finally {
+    deadline.abort();
+  }
+}
 
 const ReadySchema = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not ready')]),
@@ -26,12 +50,7 @@ export default defineRoute((app, { store, readiness }) => {
       },
     },
     async (_request, reply) => {
-      let database = 'ok';
-      try {
-        await checkDatabase(store.db);
-      } catch (error) {
-        database = `error: ${(error as Error).message}`;
-      }
+      const database = await databaseState(checkDatabase(store.db));
       const browser = readiness.browser();
       const draining = readiness.draining();
       const ready = database === 'ok' && !draining;
