@@ -217,6 +217,7 @@ const ADDITIONS = [
   httpError('INVALID_REQUEST', 'querystring', 'limit', 'must be integer'),
   httpError('HEADERS_TOO_LARGE'),
   httpError('UNPARSABLE_REQUEST'),
+  httpError('HOST_REQUIRED'),
 ];
 
 const documented = documentedErrors();

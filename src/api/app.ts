@@ -45,6 +45,10 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   // Playwright's AsyncLocalStorage has switched on Node 20's promise hooks.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    // Node's own check (off in app-instance.ts) answers an empty, non-JSON 400.
+    const { httpVersionMajor, httpVersionMinor } = request.raw;
+    const http11 = httpVersionMajor === 1 && httpVersionMinor >= 1;
+    if (http11 && request.headers.host === undefined) return done(httpError('HOST_REQUIRED'));
     done();
   });
   // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s

@@ -24,6 +24,8 @@ const catalog = {
   ],
   /** Written on the socket: Node's HTTP parser refused the request before Fastify saw it. */
   HEADERS_TOO_LARGE: [431, () => 'Request header fields too large'],
+  /** An HTTP/1.1 request without Host (RFC 9112 3.2). */
+  HOST_REQUIRED: [400, () => 'Host header is required'],
   /** Written on the socket, like HEADERS_TOO_LARGE: any other request the parser refused. */
   UNPARSABLE_REQUEST: [400, () => 'Bad request'],
 } as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
