@@ -34,11 +34,7 @@ describe('a request whose body the HTTP parser refuses', () => {
     it(`gets one answer and the connection closes: ${name}`, async () => {
       const { responses, leftover, closed } = await exchange(port, bytes);
       assert.equal(closed, true, 'the server closed the connection');
-      assert.equal(
-        responses.length,
-        1,
-        `one answer: ${responses.map((r) => r.status).join(', ')}`,
-      );
+      assert.equal(responses.length, 1, `one answer: ${responses.map((r) => r.status).join(', ')}`);
       assert.equal(leftover, '', 'nothing after the answer');
       const [answer] = responses;
       assert.ok(answer && answer.status >= 400 && answer.status < 500, `status ${answer?.status}`);
@@ -55,7 +51,10 @@ describe('a request whose body the HTTP parser refuses', () => {
 
 describe('an HTTP/1.1 request without a Host header', () => {
   it('gets a JSON 400 with its X-Request-Id', async () => {
-    const { responses } = await exchange(port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const { responses } = await exchange(
+      port,
+      'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n',
+    );
     assert.equal(responses.length, 1);
     const [answer] = responses;
     assert.equal(answer?.status, 400);
