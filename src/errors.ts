@@ -77,6 +77,23 @@ const catalog = {
 } as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
 
 export type ErrorCode = keyof typeof catalog;
+
+/** The longest argument a text repeats: our own reasons are shorter, a caller's value is cut. */
+export const MAX_ECHOED_CHARS = 200;
+/** Secrets of this service's shapes (accounts/api-key.ts): API keys and webhook secrets. */
+const SECRET = /(pgk|whsec)_[A-Za-z0-9_-]+/g;
+
+/**
+ * An argument as a text may show it: error texts repeat what the caller sent (a parameter's
+ * name, a time zone, a host), and they reach logs, dashboards and webhook receivers; a key
+ * pasted in the wrong place must not travel on with them, nor a megabyte of name.
+ * Every text of both catalogs renders its arguments through this.
+ */
+export function echoed<T>(value: T): T | string {
+  if (typeof value !== 'string') return value;
+  const shown = value.replace(SECRET, '$1_[REDACTED]');
+  return shown.length > MAX_ECHOED_CHARS ? `${shown.slice(0, MAX_ECHOED_CHARS)}…` : shown;
+}
 type ArgsOf<C extends ErrorCode> = Parameters<(typeof catalog)[C][1]>;
 
 /** An error that knows its answer. Anything else reaching the handler is a 500. */
@@ -97,7 +114,7 @@ export class AppError extends Error {
 
 export function appError<C extends ErrorCode>(code: C, ...args: ArgsOf<C>): AppError {
   const [status, render] = catalog[code];
-  const message = (render as (...a: ArgsOf<C>) => string)(...args);
+  const message = (render as (...a: unknown[]) => string)(...args.map(echoed));
   return new AppError(code, status, message, {});
 }
 

@@ -4,6 +4,7 @@
  * service's catalog in src/errors.ts, and the same test keeps both in step with the contract.
  */
 import type { FastifyError } from 'fastify';
+import { echoed } from '../errors.js';
 
 const catalog = {
   API_KEY_REQUIRED: [403, () => 'API Key is required!'],
@@ -54,7 +55,7 @@ export class HttpError extends Error implements ErrorAnswer {
 
 export function httpError<C extends HttpErrorCode>(code: C, ...args: ArgsOf<C>): HttpError {
   const [status, render] = catalog[code];
-  return new HttpError(code, status, (render as (...a: ArgsOf<C>) => string)(...args));
+  return new HttpError(code, status, (render as (...a: unknown[]) => string)(...args.map(echoed)));
 }
 
 export function isHttpError(value: unknown): value is HttpError {
@@ -90,6 +91,6 @@ export function fromFastifyError(error: FastifyError, bodyLimit: number): ErrorA
     return httpError('INVALID_REQUEST', where, field, first?.message ?? 'is invalid');
   }
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return { status, message: error.message };
+  if (status >= 400 && status < 500) return { status, message: echoed(error.message) };
   return null;
 }
