@@ -10,6 +10,7 @@ const catalog = {
   WORKFLOW_ARCHIVED: [400, () => 'Workflow is archived!'],
   BAD_REQUEST: [400, (reason: string) => reason],
   URL_REQUIRED: [400, () => 'URL is required!'],
+  JSON_TOO_DEEP: [400, (max: number) => `JSON is nested more than ${max} levels deep`],
   INVALID_PARAMETER: [400, (reason: string) => reason],
   UNKNOWN_PARAMETER: [400, (name: string) => `Unknown parameter: ${name}`],
   ONE_OUTPUT_TYPE: [400, () => 'Only one output type can be requested per request.'],

@@ -188,6 +188,7 @@ const ADDITIONS = [
   appError('NOTHING_TO_EDIT'),
   appError('ONLY_NAME_RENAME'),
   appError('CLIENT_CLOSED'),
+  appError('JSON_TOO_DEEP', 64),
   // Schedules (issue 18): the documents announce scheduling but give no interface yet.
   appError('SCHEDULE_NOT_FOUND'),
   appError('CRON_REQUIRED'),

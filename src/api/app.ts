@@ -8,6 +8,8 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
+import { appError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../scrape/params/json-depth.js';
 import { type AppInstance, createAppInstance } from './app-instance.js';
 import { registerDashboard } from './dashboard/dashboard-files.js';
 import { firecrawlDoorErrors } from './firecrawl/door.js';
@@ -49,6 +51,13 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     const { httpVersionMajor, httpVersionMinor } = request.raw;
     const http11 = httpVersionMajor === 1 && httpVersionMinor >= 1;
     if (http11 && request.headers.host === undefined) return done(httpError('HOST_REQUIRED'));
+    done();
+  });
+  // Before any validator or handler walks the body (scrape/params/json-depth.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
+      return done(appError('JSON_TOO_DEEP', MAX_JSON_DEPTH));
+    }
     done();
   });
   // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s
