@@ -1,8 +1,8 @@
 /**
  * The one catalog of the service's failures: code, HTTP status and exact text. Texts are
- * part of the contract (shared/spec): clients match on them, so a test keeps this table and
- * the contract in step. Any layer throws `appError(code, ...)`; the HTTP layer turns it into
- * `{"error": "..."}`. Failures only HTTP itself can have (unknown routes, bodies, API keys)
+ * part of the API: clients match on them, so docs/errors.md publishes each (a new entry is a
+ * new row there) and test/errors.test.ts keeps this table and that reference in step. Any
+ * layer throws `appError(code, ...)`; the HTTP layer turns it into `{"error": "..."}`. Failures only HTTP itself can have (unknown routes, bodies, API keys)
  * are the API's own, in api/http-errors.ts. Imports nothing, so every layer may import it.
  */
 const catalog = {

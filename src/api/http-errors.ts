@@ -1,7 +1,8 @@
 /**
  * HTTP's own failures: the ones only this layer can have (API keys, unknown routes and
  * methods, the URL, request bodies, what the HTTP parser rejects). Same shape as the
- * service's catalog in src/errors.ts, and the same test keeps both in step with the contract.
+ * service's catalog in src/errors.ts, published with it in docs/errors.md, and the same test
+ * keeps both in step with that reference.
  */
 import type { FastifyError } from 'fastify';
 import { echoed } from '../errors.js';
