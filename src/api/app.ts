@@ -3,6 +3,7 @@
  * the composition root (main.ts) builds them and hands them in as `services`, so tests build
  * isolated apps with their own temp database.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -10,12 +11,18 @@ import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import { appError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../scrape/params/json-depth.js';
+import { newId } from '../store/ids.js';
 import { type AppInstance, createAppInstance } from './app-instance.js';
 import { registerDashboard } from './dashboard/dashboard-files.js';
 import { firecrawlDoorErrors } from './firecrawl/door.js';
 import { httpError } from './http-errors.js';
 import { createAuthenticate } from './plugins/auth.js';
-import { RouteTable, registerErrorHandling, writeSocketError } from './plugins/error-handler.js';
+import {
+  RouteTable,
+  registerErrorHandling,
+  writeResponseError,
+  writeSocketError,
+} from './plugins/error-handler.js';
 import { routes } from './routes.js';
 import type { ApiServices } from './services.js';
 
@@ -37,6 +44,10 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered.
   app.server.on('connect', (_request: unknown, socket: Socket) => {
     writeSocketError(socket, httpError('METHOD_NOT_ALLOWED', 'CONNECT'));
+  });
+  // Node answers any other Expect with an empty 417 of its own unless someone listens.
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    writeResponseError(response, httpError('EXPECTATION_FAILED'), newId());
   });
   const knownRoutes = new RouteTable();
   app.addHook('onRoute', (route) => knownRoutes.add(route.url, route.method));

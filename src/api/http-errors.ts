@@ -26,6 +26,8 @@ const catalog = {
   ],
   /** Written on the socket: Node's HTTP parser refused the request before Fastify saw it. */
   HEADERS_TOO_LARGE: [431, () => 'Request header fields too large'],
+  /** An Expect header other than 100-continue (RFC 9110 10.1.1), answered before routing. */
+  EXPECTATION_FAILED: [417, () => 'Only Expect: 100-continue is supported'],
   /** An HTTP/1.1 request without Host (RFC 9112 3.2). */
   HOST_REQUIRED: [400, () => 'Host header is required'],
   /** Written on the socket, like HEADERS_TOO_LARGE: any other request the parser refused. */

@@ -76,3 +76,15 @@ describe('an HTTP/1.1 request without a Host header', () => {
     assert.equal(responses[0]?.status, 200);
   });
 });
+
+describe('an Expect header other than 100-continue', () => {
+  it("gets a JSON 417 with its X-Request-Id, not Node's empty one", async () => {
+    const request = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: nothing\r\n\r\n';
+    const { responses } = await exchange(port, request);
+    assert.equal(responses.length, 1);
+    const [answer] = responses;
+    assert.equal(answer?.status, 417);
+    assert.deepEqual(JSON.parse(answer.body), { error: 'Only Expect: 100-continue is supported' });
+    assert.match(answer.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+});

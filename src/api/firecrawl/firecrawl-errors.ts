@@ -105,6 +105,7 @@ const httpCodes: Record<HttpErrorCode, [number, string, string?]> = {
   HEADERS_TOO_LARGE: [431, 'BAD_REQUEST'],
   UNPARSABLE_REQUEST: [400, 'BAD_REQUEST'],
   HOST_REQUIRED: [400, 'BAD_REQUEST'],
+  EXPECTATION_FAILED: [417, 'BAD_REQUEST'],
 };
 
 /** The answer to any failure on the door; null: not ours to explain (a 500, logged). */
