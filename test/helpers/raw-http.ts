@@ -24,6 +24,11 @@ export interface RawOptions {
   endAfterWrite?: boolean;
   /** Stop waiting after this long without the server closing. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * Once a complete answer is in and the server keeps the connection open (keep-alive), wait
+   * this long for anything more, then hang up. Default: wait for the server's close.
+   */
+  settleMs?: number;
 }
 
 /** Writes `bytes` to 127.0.0.1:port and reads until the server closes the connection. */
@@ -40,7 +45,18 @@ export function exchange(
       closedByServer = false;
       socket.destroy();
     });
-    socket.on('data', (chunk) => chunks.push(chunk));
+    let settle: NodeJS.Timeout | undefined;
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (options.settleMs === undefined) return;
+      const { responses, leftover } = parseResponses(Buffer.concat(chunks));
+      if (responses.length === 0 || leftover !== '') return;
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        closedByServer = false;
+        socket.destroy();
+      }, options.settleMs);
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // The server may close while a large request is still being written: what it answered
       // before counts.
@@ -48,6 +64,7 @@ export function exchange(
       reject(error);
     });
     socket.on('close', () => {
+      clearTimeout(settle);
       const { responses, leftover } = parseResponses(Buffer.concat(chunks));
       resolve({ responses, leftover, closed: closedByServer });
     });
