@@ -1,7 +1,6 @@
 /**
- * Issue 24's standing SSRF check for navigation: a rendered page that moves itself (a script
- * setting location, a meta refresh, a form it submits) to an address the guard refuses never
- * reaches that address. 127.0.0.2 plays the private host: the address policy takes only
+ * Issue 24's standing SSRF check for navigation: a rendered page whose script moves it to an
+ * address the guard refuses never reaches that address. 127.0.0.2 plays the private host: the address policy takes only
  * 127.0.0.1 as public. What the scrape then answers is issue 24 point 6's; here, only that
  * nothing connected and the service answered without a 500.
  */
