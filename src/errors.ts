@@ -1,8 +1,8 @@
 /**
  * The one catalog of the service's failures: code, HTTP status and exact text. Texts are
- * part of the contract (shared/spec): clients match on them, so a test keeps this table and
- * the contract in step. Any layer throws `appError(code, ...)`; the HTTP layer turns it into
- * `{"error": "..."}`. Failures only HTTP itself can have (unknown routes, bodies, API keys)
+ * part of the API: clients match on them, so docs/errors.md publishes each (a new entry is a
+ * new row there) and test/errors.test.ts keeps this table and that reference in step. Any
+ * layer throws `appError(code, ...)`; the HTTP layer turns it into `{"error": "..."}`. Failures only HTTP itself can have (unknown routes, bodies, API keys)
  * are the API's own, in api/http-errors.ts. Imports nothing, so every layer may import it.
  */
 const catalog = {
@@ -10,6 +10,7 @@ const catalog = {
   WORKFLOW_ARCHIVED: [400, () => 'Workflow is archived!'],
   BAD_REQUEST: [400, (reason: string) => reason],
   URL_REQUIRED: [400, () => 'URL is required!'],
+  JSON_TOO_DEEP: [400, (max: number) => `JSON is nested more than ${max} levels deep`],
   INVALID_PARAMETER: [400, (reason: string) => reason],
   UNKNOWN_PARAMETER: [400, (name: string) => `Unknown parameter: ${name}`],
   ONE_OUTPUT_TYPE: [400, () => 'Only one output type can be requested per request.'],
@@ -77,6 +78,23 @@ const catalog = {
 } as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
 
 export type ErrorCode = keyof typeof catalog;
+
+/** The longest argument a text repeats: our own reasons are shorter, a caller's value is cut. */
+export const MAX_ECHOED_CHARS = 200;
+/** Secrets of this service's shapes (accounts/api-key.ts): API keys and webhook secrets. */
+const SECRET = /(pgk|whsec)_[A-Za-z0-9_-]+/g;
+
+/**
+ * An argument as a text may show it: error texts repeat what the caller sent (a parameter's
+ * name, a time zone, a host), and they reach logs, dashboards and webhook receivers; a key
+ * pasted in the wrong place must not travel on with them, nor a megabyte of name.
+ * Every text of both catalogs renders its arguments through this.
+ */
+export function echoed<T>(value: T): T | string {
+  if (typeof value !== 'string') return value;
+  const shown = value.replace(SECRET, '$1_[REDACTED]');
+  return shown.length > MAX_ECHOED_CHARS ? `${shown.slice(0, MAX_ECHOED_CHARS)}…` : shown;
+}
 type ArgsOf<C extends ErrorCode> = Parameters<(typeof catalog)[C][1]>;
 
 /** An error that knows its answer. Anything else reaching the handler is a 500. */
@@ -97,7 +115,7 @@ export class AppError extends Error {
 
 export function appError<C extends ErrorCode>(code: C, ...args: ArgsOf<C>): AppError {
   const [status, render] = catalog[code];
-  const message = (render as (...a: ArgsOf<C>) => string)(...args);
+  const message = (render as (...a: unknown[]) => string)(...args.map(echoed));
   return new AppError(code, status, message, {});
 }
 

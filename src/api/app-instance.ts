@@ -3,6 +3,7 @@
  * that fail before routing. Apart from app.ts so that routes can name the type without
  * importing the app that imports them.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -23,7 +24,11 @@ export interface AppInstanceOptions {
 }
 
 export function createAppInstance(options: AppInstanceOptions) {
-  return Fastify({
+  // The last request each connection handed to the app: a parse error after it (a bad chunk,
+  // a bad Transfer-Encoding, found while its body is read) belongs to that request, which may
+  // have been answered already (a 415 sent before the body arrived).
+  const handedOver = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
+  const app = Fastify({
     logger: {
       level: options.logLevel,
       redact: { paths: redactPaths, censor: '[REDACTED]' },
@@ -45,12 +50,22 @@ export function createAppInstance(options: AppInstanceOptions) {
       return sendError(reply, httpError(tooLong ? 'URL_TOO_LONG' : 'MALFORMED_URL'));
     },
     // Malformed requests the HTTP parser rejects still get the `{"error"}` shape.
+    // One answer per request at most: if the request the parser is on already has one (even in
+    // part), the connection just closes.
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
-      if (!socket.writable) return socket.destroy();
+      const last = handedOver.get(socket);
+      const mid = last !== undefined && (!last.req.complete || !last.res.writableEnded);
+      if (!socket.writable || (mid && last.res.headersSent)) return socket.destroy();
       const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
       writeSocketError(socket, httpError(tooLarge ? 'HEADERS_TOO_LARGE' : 'UNPARSABLE_REQUEST'));
     },
+    // A request without Host gets the JSON answer (app.ts), not Node's empty 400.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handedOver.set(req.socket, { req, res });
+  });
+  return app;
 }
 
 export type AppInstance = ReturnType<typeof createAppInstance> & {

@@ -3,17 +3,26 @@
  * the composition root (main.ts) builds them and hands them in as `services`, so tests build
  * isolated apps with their own temp database.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
+import { appError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../scrape/params/json-depth.js';
+import { newId } from '../store/ids.js';
 import { type AppInstance, createAppInstance } from './app-instance.js';
 import { registerDashboard } from './dashboard/dashboard-files.js';
 import { firecrawlDoorErrors } from './firecrawl/door.js';
 import { httpError } from './http-errors.js';
 import { createAuthenticate } from './plugins/auth.js';
-import { RouteTable, registerErrorHandling, writeSocketError } from './plugins/error-handler.js';
+import {
+  RouteTable,
+  registerErrorHandling,
+  writeResponseError,
+  writeSocketError,
+} from './plugins/error-handler.js';
 import { routes } from './routes.js';
 import type { ApiServices } from './services.js';
 
@@ -38,6 +47,10 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     socket.on('error', () => socket.destroy());
     writeSocketError(socket, httpError('METHOD_NOT_ALLOWED', 'CONNECT'));
   });
+  // Node answers any other Expect with an empty 417 of its own unless someone listens.
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    writeResponseError(response, httpError('EXPECTATION_FAILED'), newId());
+  });
   const knownRoutes = new RouteTable();
   app.addHook('onRoute', (route) => knownRoutes.add(route.url, route.method));
   app.decorateRequest('account', null);
@@ -47,6 +60,17 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   // Playwright's AsyncLocalStorage has switched on Node 20's promise hooks.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    // Node's own check (off in app-instance.ts) answers an empty, non-JSON 400.
+    const { httpVersionMajor, httpVersionMinor } = request.raw;
+    const http11 = httpVersionMajor === 1 && httpVersionMinor >= 1;
+    if (http11 && request.headers.host === undefined) return done(httpError('HOST_REQUIRED'));
+    done();
+  });
+  // Before any validator or handler walks the body (scrape/params/json-depth.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
+      return done(appError('JSON_TOO_DEEP', MAX_JSON_DEPTH));
+    }
     done();
   });
   // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s

@@ -1,9 +1,11 @@
 /**
  * HTTP's own failures: the ones only this layer can have (API keys, unknown routes and
  * methods, the URL, request bodies, what the HTTP parser rejects). Same shape as the
- * service's catalog in src/errors.ts, and the same test keeps both in step with the contract.
+ * service's catalog in src/errors.ts, published with it in docs/errors.md, and the same test
+ * keeps both in step with that reference.
  */
 import type { FastifyError } from 'fastify';
+import { echoed } from '../errors.js';
 
 const catalog = {
   API_KEY_REQUIRED: [403, () => 'API Key is required!'],
@@ -24,6 +26,10 @@ const catalog = {
   ],
   /** Written on the socket: Node's HTTP parser refused the request before Fastify saw it. */
   HEADERS_TOO_LARGE: [431, () => 'Request header fields too large'],
+  /** An Expect header other than 100-continue (RFC 9110 10.1.1), answered before routing. */
+  EXPECTATION_FAILED: [417, () => 'Only Expect: 100-continue is supported'],
+  /** An HTTP/1.1 request without Host (RFC 9112 3.2). */
+  HOST_REQUIRED: [400, () => 'Host header is required'],
   /** Written on the socket, like HEADERS_TOO_LARGE: any other request the parser refused. */
   UNPARSABLE_REQUEST: [400, () => 'Bad request'],
 } as const satisfies Record<string, readonly [number, (...args: never[]) => string]>;
@@ -52,7 +58,7 @@ export class HttpError extends Error implements ErrorAnswer {
 
 export function httpError<C extends HttpErrorCode>(code: C, ...args: ArgsOf<C>): HttpError {
   const [status, render] = catalog[code];
-  return new HttpError(code, status, (render as (...a: ArgsOf<C>) => string)(...args));
+  return new HttpError(code, status, (render as (...a: unknown[]) => string)(...args.map(echoed)));
 }
 
 export function isHttpError(value: unknown): value is HttpError {
@@ -88,6 +94,6 @@ export function fromFastifyError(error: FastifyError, bodyLimit: number): ErrorA
     return httpError('INVALID_REQUEST', where, field, first?.message ?? 'is invalid');
   }
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return { status, message: error.message };
+  if (status >= 400 && status < 500) return { status, message: echoed(error.message) };
   return null;
 }

@@ -15,7 +15,7 @@ export default defineRoute((app, { batches }) => {
     app.delete(
       `/${version}/batch/scrape/:id`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           operationId: `firecrawlBatchCancel${version.toUpperCase()}`,
           summary: `Cancel a batch scrape (Firecrawl ${version})`,

@@ -41,7 +41,7 @@ export default defineRoute((app, services) => {
     app.get(
       `/${version}/batch/scrape/:id/errors`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: schemaOf(version, `firecrawlBatchErrors${version.toUpperCase()}`),
       },
       errorsHandler(services),
@@ -50,7 +50,7 @@ export default defineRoute((app, services) => {
   app.delete(
     '/v1/batch/scrape/:id/errors',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         ...schemaOf('v1', 'firecrawlBatchErrorsByDeleteV1'),
         summary: "A batch scrape's failed pages, as the v1 SDK asks for them (DELETE)",

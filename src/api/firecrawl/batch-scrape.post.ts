@@ -68,7 +68,7 @@ export default defineRoute((app, services) => {
     app.post(
       `/${version}/batch/scrape`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         bodyLimit: BODY_LIMIT,
         schema: {
           operationId: `firecrawlBatchScrape${version.toUpperCase()}`,

@@ -70,7 +70,7 @@ export default defineRoute((app, services) => {
     app.get(
       `/${version}/batch/scrape/:id`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: batchStatusSchema(version, `firecrawlBatchStatus${version.toUpperCase()}`),
       },
       batchStatusHandler(version, services),

@@ -7,15 +7,17 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type ValueError, ValueErrorType } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
+import { echoed } from '../../errors.js';
 import { type BodyIssue, FirecrawlBodyError } from './firecrawl-errors.js';
 
+/** The path of a problem; its keys are the caller's, shown as any echoed value (errors.ts). */
 function pathOf(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : echoed(part)));
 }
 
 function issueOf(error: ValueError): BodyIssue {

@@ -11,7 +11,7 @@ export default defineRoute((app, { crawls }) => {
     app.get(
       `/${version}/crawl/active`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           operationId: `firecrawlCrawlActive${version.toUpperCase()}`,
           summary: `The account's running crawls (Firecrawl ${version})`,

@@ -15,7 +15,7 @@ export default defineRoute((app, { batches }) => {
     app.delete(
       `/${version}/crawl/:id`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           operationId: `firecrawlCrawlCancel${version.toUpperCase()}`,
           summary: `Cancel a crawl (Firecrawl ${version})`,

@@ -42,7 +42,7 @@ export default defineRoute((app, services) => {
     app.get(
       `/${version}/crawl/:id/errors`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: schemaOf(version, `firecrawlCrawlErrors${version.toUpperCase()}`),
       },
       errorsHandler(services),
@@ -51,7 +51,7 @@ export default defineRoute((app, services) => {
   app.delete(
     '/v1/crawl/:id/errors',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         ...schemaOf('v1', 'firecrawlCrawlErrorsByDeleteV1'),
         summary: "A crawl's failed pages, as the v1 SDK asks for them (DELETE)",

@@ -13,7 +13,7 @@ export default defineRoute((app, services) => {
     app.get(
       `/${version}/crawl/:id`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           ...batchStatusSchema(version, `firecrawlCrawlStatus${version.toUpperCase()}`),
           summary: `A crawl's (or a batch scrape's) status and results (Firecrawl ${version})`,

@@ -88,7 +88,7 @@ export default defineRoute((app, services) => {
     app.post(
       `/${version}/crawl`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           operationId: `firecrawlCrawl${version.toUpperCase()}`,
           summary: `Start a crawl (Firecrawl ${version})`,

@@ -3,7 +3,9 @@
  * folder) in a scope of their own, so that its failures answer in Firecrawl's envelope and its
  * bodies are validated the way Firecrawl validates them, while the native API keeps its own.
  * Paths are Firecrawl's (/v1/..., /v2/...); auth is the native one, which also reads
- * `Authorization: Bearer <key>`.
+ * `Authorization: Bearer <key>`. Every route authenticates at onRequest, before its body is
+ * read or validated: a bad key gets its 401 whatever the body, and a stranger learns nothing
+ * of the door's schemas.
  */
 import type { AppInstance } from '../app-instance.js';
 import type { DoorErrors } from '../plugins/error-handler.js';

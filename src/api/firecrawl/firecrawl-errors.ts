@@ -54,6 +54,7 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   TOO_MANY_KEYS: [400, 'BAD_REQUEST'],
   BAD_REQUEST: [400, 'BAD_REQUEST'],
   URL_REQUIRED: [400, 'BAD_REQUEST'],
+  JSON_TOO_DEEP: [400, 'BAD_REQUEST'],
   INVALID_PARAMETER: [400, 'BAD_REQUEST'],
   UNKNOWN_PARAMETER: [400, 'BAD_REQUEST'],
   ONE_OUTPUT_TYPE: [400, 'BAD_REQUEST'],
@@ -107,6 +108,8 @@ const httpCodes: Record<HttpErrorCode, [number, string, string?]> = {
   INVALID_REQUEST: [400, 'BAD_REQUEST'],
   HEADERS_TOO_LARGE: [431, 'BAD_REQUEST'],
   UNPARSABLE_REQUEST: [400, 'BAD_REQUEST'],
+  HOST_REQUIRED: [400, 'BAD_REQUEST'],
+  EXPECTATION_FAILED: [417, 'BAD_REQUEST'],
 };
 
 /** The answer to any failure on the door; null: not ours to explain (a 500, logged). */

@@ -132,7 +132,7 @@ export default defineRoute((app, services) => {
     app.post(
       `/${version}/map`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           operationId: `firecrawlMap${version.toUpperCase()}`,
           summary: `A site's links (Firecrawl ${version})`,

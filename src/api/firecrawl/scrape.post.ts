@@ -110,7 +110,7 @@ export default defineRoute((app, services) => {
     app.post(
       `/${version}/scrape`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           operationId: `firecrawlScrape${version.toUpperCase()}`,
           summary: `Scrape one page (Firecrawl ${version})`,

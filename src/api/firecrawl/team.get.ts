@@ -22,7 +22,7 @@ export default defineRoute((app, { store, admission }) => {
   app.get(
     '/v2/team/credit-usage',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         operationId: 'firecrawlCreditUsageV2',
         summary: "The account's remaining credits (Firecrawl v2)",
@@ -59,7 +59,7 @@ export default defineRoute((app, { store, admission }) => {
   app.get(
     '/v1/team/credit-usage',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         operationId: 'firecrawlCreditUsageV1',
         summary: "The account's remaining credits (Firecrawl v1)",
@@ -82,7 +82,7 @@ export default defineRoute((app, { store, admission }) => {
   app.get(
     '/v2/concurrency-check',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         operationId: 'firecrawlConcurrencyCheck',
         summary: "The account's scrapes running now on this node, and its limit",

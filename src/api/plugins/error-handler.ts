@@ -4,7 +4,7 @@
  * validation errors included), unknown routes and wrong methods. Anything else is a 500 whose
  * details go only to the log. It answers; it decides no texts.
  */
-import { STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appError, isAppError } from '../../errors.js';
@@ -60,6 +60,18 @@ export function writeSocketError(socket: Socket, error: ErrorAnswer): void {
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Connection: close\r\n\r\n${body}`,
   );
+}
+
+/** The same answer on a response Node hands out before Fastify (an unsupported Expect). */
+export function writeResponseError(response: ServerResponse, error: ErrorAnswer, id: string) {
+  const body = JSON.stringify({ error: error.message });
+  response.writeHead(error.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': id,
+    Connection: 'close',
+  });
+  response.end(body);
 }
 
 /**

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
 import type { Instruction, InstructionKind } from '../types.js';
 import { invalidValue } from './invalid.js';
+import { assertJsonDepth } from './json-depth.js';
 
 /** Contract 2.5: a longer script is almost certainly a mistake or an abuse. */
 export const MAX_INSTRUCTIONS = 50;
@@ -161,6 +162,7 @@ export function parseInstructions(value: unknown): Instruction[] {
   if (!Array.isArray(list)) {
     throw invalidValue('instructions', 'expected a JSON-encoded array of instruction objects');
   }
+  assertJsonDepth(list);
   if (list.length > MAX_INSTRUCTIONS) {
     throw invalidValue(
       'instructions',

@@ -1,6 +1,7 @@
 import { appError } from '../../errors.js';
 import type { NativeOptions, ScrapeOptions } from '../types.js';
 import { invalidValue, repeatedParameter } from './invalid.js';
+import { assertJsonDepth } from './json-depth.js';
 import { optionKeyByName, paramFields } from './param-fields.js';
 import { QUERY_ONLY_PARAMETERS, SCRAPER_PARAMETERS } from './param-names.js';
 
@@ -75,6 +76,7 @@ function parseConfigParam(value: unknown): ParamLayer {
     parsed = undefined;
   }
   if (!isPlainObject(parsed)) throw invalidValue('config', 'expected a JSON-encoded object');
+  assertJsonDepth(parsed);
   return parseConfigLayer(parsed, 'config');
 }
 
