@@ -16,6 +16,8 @@ const LIMIT = 1024 * 1024;
 const TOO_LARGE = `Failed to fetch the page: response body exceeds ${LIMIT} bytes`;
 
 let site: FixtureSite;
+/** Answers the held script: set while it waits, called when the worker's fetch ends. */
+let workerFetchEnded: (() => void) | undefined;
 const engine = createBrowserEngine({
   allowPrivateNetworks: true,
   maxConcurrentPages: 1,
@@ -40,7 +42,22 @@ function large(res: ServerResponse, type: string): void {
 before(async () => {
   site = await startFixtureSite();
   site.route('/large.html', (_req, res) => large(res, 'text/html'));
-  site.route('/large.txt', (_req, res) => large(res, 'text/plain'));
+  site.route('/large.txt', (_req, res) => {
+    res.once('close', () => workerFetchEnded?.());
+    large(res, 'text/plain');
+  });
+  // Held until the worker's fetch has ended (or 20 s): the page's load waits for this
+  // parser-blocking script, so the render cannot finish before the worker's bytes are in.
+  site.route('/held.js', (_req, res) => {
+    const answer = (): void => {
+      clearTimeout(guard);
+      if (!res.destroyed) res.end('/* held */');
+    };
+    const guard = setTimeout(answer, 20_000);
+    workerFetchEnded = answer;
+    res.once('close', () => clearTimeout(guard));
+    res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+  });
   // localhost is another site than 127.0.0.1: Chromium puts the frame in its own process.
   site.html(
     '/with-frame',
@@ -50,10 +67,10 @@ before(async () => {
     res.writeHead(200, { 'content-type': 'text/javascript' });
     res.end(`fetch('/large.txt').then((r) => r.text()).then((t) => postMessage(t.length));`);
   });
-  // The load event does not wait for a worker: the slow body holds the page until it did.
+  // The load event does not wait for a worker: the held script holds the page until it did.
   site.html(
     '/with-worker',
-    `<p>worker</p><script>new Worker('/worker.js');</script><img src="/slow-body?ms=5000">`,
+    `<p>worker</p><script>new Worker('/worker.js');</script><script src="/held.js"></script>`,
   );
   site.html(
     '/builds-large-html',
