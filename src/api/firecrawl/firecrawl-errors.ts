@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, isAppError } from '../../errors.js';
+import { asDatabaseUnavailable } from '../../store/database-errors.js';
 import { fromFastifyError, type HttpErrorCode, isHttpError } from '../http-errors.js';
 
 /** One problem of a request body, shaped like the zod issues Firecrawl answers with. */
@@ -39,6 +40,8 @@ export interface FirecrawlErrorAnswer {
   error: string;
   code?: string;
   details?: unknown;
+  /** Response headers (Retry-After on a 503), not part of the body. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The catalog's failures as Firecrawl states them: its status and code. */
@@ -110,9 +113,16 @@ export function firecrawlAnswerOf(error: unknown, bodyLimit = 0): FirecrawlError
   if (error instanceof FirecrawlBodyError) {
     return { status: 400, code: 'BAD_REQUEST', error: error.message, details: error.issues };
   }
-  if (isAppError(error)) {
-    const [status, code] = appCodes[error.code];
-    return { status, code, error: error.message };
+  const appFailure = isAppError(error) ? error : asDatabaseUnavailable(error);
+  if (appFailure) {
+    const [status, code] = appCodes[appFailure.code];
+    const { headers } = appFailure;
+    return {
+      status,
+      code,
+      error: appFailure.message,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
   }
   const http = isHttpError(error) ? error : fromFastifyError(error as FastifyError, bodyLimit);
   if (isHttpError(http)) {
@@ -123,7 +133,8 @@ export function firecrawlAnswerOf(error: unknown, bodyLimit = 0): FirecrawlError
 }
 
 export function sendFirecrawlError(reply: FastifyReply, answer: FirecrawlErrorAnswer) {
-  const { status, ...body } = answer;
+  const { status, headers, ...body } = answer;
+  for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
   return reply
     .code(status)
     .type('application/json; charset=utf-8')
