@@ -19,6 +19,8 @@ const insertEntry = preparedQuery(
     amount: number,
     balanceAfter: number,
     createdAt: number,
+    holder: string | null,
+    deadlineAt: number | null,
   ) =>
     db.insertInto('ledger').values({
       account_id: accountId,
@@ -27,8 +29,27 @@ const insertEntry = preparedQuery(
       amount,
       balance_after: balanceAfter,
       created_at: createdAt,
+      holder,
+      deadline_at: deadlineAt,
     }),
 );
+
+/**
+ * How long after its own budget a held reservation may still be settled by its node (the
+ * settle's transaction on a slow or briefly restarting database) before it counts as dead.
+ */
+export const SETTLE_GRACE_MS = 60_000;
+
+/**
+ * Who ends a reservation, and by when it is dead if still open (the reaper, a restart of its
+ * node). Without one, a job ends it (batch and crawl pages) and only the old 10-minute rule applies.
+ */
+export interface ReservationHold {
+  /** The node's stable name (survives a restart of that node). */
+  holder: string;
+  /** Epoch ms: reserve time + the request's own budget + the settle's grace. */
+  deadlineAt: number;
+}
 
 /** Moves the balance by `delta` unless that takes it below `floor`; the new balance. */
 const moveBalance = preparedQuery((db, accountId: string, delta: number, floor: number) =>
@@ -51,9 +72,20 @@ async function record(
   kind: LedgerKind,
   amount: number,
   balanceAfter: number,
+  hold: ReservationHold | null = null,
 ): Promise<void> {
   await db.executeQuery(
-    insertEntry(db, accountId, requestId, kind, amount, balanceAfter, Date.now()),
+    insertEntry(
+      db,
+      accountId,
+      requestId,
+      kind,
+      amount,
+      balanceAfter,
+      Date.now(),
+      hold?.holder ?? null,
+      hold?.deadlineAt ?? null,
+    ),
   );
 }
 
@@ -74,11 +106,12 @@ export async function reserveCredits(
   accountId: string,
   amount: number,
   requestId: string,
+  hold: ReservationHold | null = null,
 ): Promise<number | null> {
   return inTransaction(db, async (trx) => {
     const balance = await move(trx, accountId, -amount, amount);
     if (balance === null) return null;
-    await record(trx, accountId, requestId, 'reserve', -amount, balance);
+    await record(trx, accountId, requestId, 'reserve', -amount, balance, hold);
     return balance;
   });
 }

@@ -10,8 +10,16 @@
  * credits, concurrency. Nothing here knows about HTTP; failures are catalog errors.
  */
 import type { Account } from '../accounts/account-store.js';
-import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
+import {
+  type ReservationHold,
+  refundCredits,
+  reserveCredits,
+  SETTLE_GRACE_MS,
+  settleCredits,
+} from '../billing/credit-ledger.js';
+import { LateRefunds } from '../billing/late-refunds.js';
 import { type AppError, appError, isAppError } from '../errors.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { saveRequestResult } from '../store/request-results.js';
@@ -57,7 +65,18 @@ export interface ScrapeUseCaseDeps {
    * `keep: false`: none.
    */
   results?: ResultKeeping;
+  /**
+   * This node's stable name (main.ts), stamped on the reservations it holds so that its next
+   * start, or the reaper after their deadline, can end those a crash left open. Null until
+   * known (the bound port is part of it): reservations then carry no holder.
+   */
+  nodeName?: () => string | null;
+  /** Where refunds wait while the database is unreachable. Default: one of its own. */
+  lateRefunds?: LateRefunds;
 }
+
+/** Batch and crawl pages keep their reservation across nodes: their lane job ends it. */
+const JOB_HELD: ReadonlySet<RequestSource> = new Set(['batch', 'crawl']);
 
 export interface ResultKeeping {
   keep: boolean;
@@ -93,7 +112,11 @@ function asAppError(error: unknown): AppError {
 }
 
 export class ScrapeUseCase {
-  constructor(private readonly deps: ScrapeUseCaseDeps) {}
+  private readonly lateRefunds: LateRefunds;
+
+  constructor(private readonly deps: ScrapeUseCaseDeps) {
+    this.lateRefunds = deps.lateRefunds ?? new LateRefunds();
+  }
 
   /**
    * Validates, plans and reserves; throws the caller's 4xx, and then nothing is charged.
@@ -153,8 +176,9 @@ export class ScrapeUseCase {
       if (plan.options.webhookUrl) await planner.assertAllowed(plan.options.webhookUrl);
       // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
       // scrape answers only after the durable settle, which flushes it too).
+      const hold = this.holdOf(request, plan.options.timeoutMs);
       const balance = await store.transact(
-        (trx) => reserveCredits(trx, plan.accountId, plan.price, plan.requestId),
+        (trx) => reserveCredits(trx, plan.accountId, plan.price, plan.requestId, hold),
         { durable: false },
       );
       if (balance === null) throw appError('INSUFFICIENT_CREDITS');
@@ -169,7 +193,17 @@ export class ScrapeUseCase {
     }
   }
 
-  /** Admits, runs the pipeline and settles. Never throws for the scrape's own failures. */
+  private holdOf(request: PlanRequest, budgetMs: number): ReservationHold | null {
+    const holder = this.deps.nodeName?.() ?? null;
+    if (!holder || (request.source && JOB_HELD.has(request.source))) return null;
+    return { holder, deadlineAt: request.createdAt + budgetMs + SETTLE_GRACE_MS };
+  }
+
+  /**
+   * Admits, runs the pipeline and settles. Never throws for the scrape's own failures; a
+   * database that cannot be reached for the settle is a 503, never charged: the reservation
+   * is refunded as soon as the database answers again.
+   */
   execute(plan: ScrapePlan, options?: ExecuteOptions): Promise<Settled>;
   execute(plan: ScrapePlan, options: DeferredExecuteOptions): Promise<Settled | Unsettled>;
   async execute(
@@ -177,9 +211,38 @@ export class ScrapeUseCase {
     options: ExecuteOptions & Partial<DeferredExecuteOptions> = {},
   ): Promise<Settled | Unsettled> {
     const ran = await this.run(plan, options.signal, options.followRedirect);
-    const outcome = options.beforeSettle ? await options.beforeSettle(ran) : ran;
-    if (!outcome) return { outcome: ran, settled: false };
-    return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
+    if (options.beforeSettle) {
+      // A job's run: its job ends the reservation, retrying the settle itself.
+      const outcome = await options.beforeSettle(ran);
+      if (!outcome) return { outcome: ran, settled: false };
+      return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
+    }
+    try {
+      return { outcome: ran, settled: true, ...(await this.settle(plan, ran)) };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.refundLater(plan);
+      throw databaseUnavailable();
+    }
+  }
+
+  /**
+   * Ends a reservation nobody will settle as soon as the database answers again: with its run
+   * record (a 503), or, when another record stands for the request (`recorded: false`: a
+   * webhook's or a schedule's), the refund alone.
+   */
+  refundLater(plan: ScrapePlan, withRecord = true): void {
+    const { store } = this.deps;
+    this.lateRefunds.retry(() =>
+      withRecord
+        ? this.settle(plan, { ok: false, error: databaseUnavailable() })
+        : refundCredits(store.db, plan.accountId, plan.price, plan.requestId),
+    );
+  }
+
+  /** Stops the refunds waiting for the database (the node stops). */
+  close(): void {
+    this.lateRefunds.close();
   }
 
   /**
