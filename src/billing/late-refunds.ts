@@ -21,7 +21,8 @@ export class LateRefunds {
   /**
    * Runs `refund` after a short wait, and again while the database stays unreachable. A
    * refund the database refuses (the reservation already ended: the unique "one end per
-   * request" index) is done.
+   * request" index) is done. Also for other releases a caller's 503 must not leave behind
+   * (an account's concurrency slot on PostgreSQL).
    */
   retry(refund: () => Promise<unknown>, attempt = 0): void {
     if (this.closed) return;

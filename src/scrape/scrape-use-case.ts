@@ -108,7 +108,9 @@ function chargeOf(plan: ScrapePlan, result: ScrapeResult): number {
 
 /** The answer of a failure as the run record keeps it. */
 function asAppError(error: unknown): AppError {
-  return isAppError(error) ? error : appError('INTERNAL');
+  if (isAppError(error)) return error;
+  // The account's slots live in the database on PostgreSQL: an outage there is a 503.
+  return isDatabaseUnavailable(error) ? databaseUnavailable() : appError('INTERNAL');
 }
 
 export class ScrapeUseCase {
@@ -300,7 +302,13 @@ export class ScrapeUseCase {
       return { ok: false, error: asAppError(run.signal.aborted ? run.signal.reason : error) };
     } finally {
       dispose();
-      await release?.();
+      // A slot the database cannot free now is freed once it answers: left to expire with its
+      // row, it would hold the account at its limit (429s) long after the outage.
+      const free = release;
+      await free?.().catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) throw error;
+        this.lateRefunds.retry(free);
+      });
     }
   }
 }
