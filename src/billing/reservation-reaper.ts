@@ -79,7 +79,7 @@ export async function refundAbandonedReservations(
   const cutoff = now - (options.maxAgeMs ?? 10 * 60_000);
   const query = openReservations(db)
     // A deadline is never before its reservation: this bound keeps the sweep on the index.
-    .where('l.created_at', '<', now)
+    .where('l.created_at', '<=', now)
     .where((eb) =>
       eb.or([
         eb.and([eb('l.deadline_at', 'is not', null), eb('l.deadline_at', '<', now)]),
