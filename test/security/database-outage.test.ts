@@ -215,6 +215,19 @@ describe('a database outage under load', { skip }, () => {
     assert.equal(cut.status, 503);
     assert.equal(cut.error, UNAVAILABLE);
     assert.equal(cut.retryAfter, '5');
+    // The Firecrawl door answers the same outage in its own envelope.
+    const firecrawl = await fetch(`${b.baseUrl}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: pages.url('/page') }),
+    });
+    assert.equal(firecrawl.status, 503);
+    assert.equal(firecrawl.headers.get('retry-after'), '5');
+    assert.deepEqual(await firecrawl.json(), {
+      success: false,
+      code: 'SERVICE_UNAVAILABLE',
+      error: UNAVAILABLE,
+    });
     await server.resume();
     // Well before the reaper (its sweep is every 60 s, after the scrape's deadline).
     await until(async () => (await balanceOf(db, b.accountId).catch(() => -1)) === start, 20_000);
