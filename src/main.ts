@@ -291,6 +291,8 @@ export async function startService(
           batches.stop(config.shutdownGraceMs),
           schedules.stop(config.shutdownGraceMs),
         ]);
+        // After the drain: a request settling during it may still hand over a refund. What
+        // is left waiting is ended by this node's next start or by the reaper.
         lateRefunds.close();
         await scrape.close();
         await map.close();

@@ -242,11 +242,6 @@ export class ScrapeUseCase {
     );
   }
 
-  /** Stops the refunds waiting for the database (the node stops). */
-  close(): void {
-    this.lateRefunds.close();
-  }
-
   /**
    * Charges (the target answered) or refunds (anything else), and writes the request record
    * (and the result, when kept), in one transaction.
