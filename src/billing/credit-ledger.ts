@@ -160,6 +160,30 @@ export async function refundCredits(
   });
 }
 
+/**
+ * Refunds a reservation if it was made and has not ended: for a reserve whose commit went
+ * unanswered (the connection dropped), which may or may not have happened. Returns whether
+ * there was one to refund; a reservation that already ended fails on the unique index.
+ */
+export async function refundIfReserved(
+  db: Kysely<Database>,
+  accountId: string,
+  amount: number,
+  requestId: string,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const reserved = await trx
+      .selectFrom('ledger')
+      .select('id')
+      .where('request_id', '=', requestId)
+      .where('kind', '=', 'reserve')
+      .executeTakeFirst();
+    if (!reserved) return false;
+    await refundCredits(trx, accountId, amount, requestId);
+    return true;
+  });
+}
+
 /** Operator grant (or removal, with a negative delta that may not take the balance below 0). */
 export async function grantCredits(
   db: Kysely<Database>,

@@ -13,6 +13,7 @@ import type { Account } from '../accounts/account-store.js';
 import {
   type ReservationHold,
   refundCredits,
+  refundIfReserved,
   reserveCredits,
   SETTLE_GRACE_MS,
   settleCredits,
@@ -172,20 +173,30 @@ export class ScrapeUseCase {
   private async reserve(request: PlanRequest): Promise<ScrapePlan> {
     const { store, planner } = this.deps;
     const { workflowId } = request;
+    let plan: ScrapePlan | null = null;
     try {
-      const plan = planner.plan(request);
-      await planner.assertAllowed(plan.options.url);
-      if (plan.options.webhookUrl) await planner.assertAllowed(plan.options.webhookUrl);
+      const planned = planner.plan(request);
+      await planner.assertAllowed(planned.options.url);
+      if (planned.options.webhookUrl) await planner.assertAllowed(planned.options.webhookUrl);
       // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
       // scrape answers only after the durable settle, which flushes it too).
-      const hold = this.holdOf(request, plan.options.timeoutMs);
+      const hold = this.holdOf(request, planned.options.timeoutMs);
+      plan = planned;
       const balance = await store.transact(
-        (trx) => reserveCredits(trx, plan.accountId, plan.price, plan.requestId, hold),
+        (trx) => reserveCredits(trx, planned.accountId, planned.price, planned.requestId, hold),
         { durable: false },
       );
       if (balance === null) throw appError('INSUFFICIENT_CREDITS');
-      return plan;
+      return planned;
     } catch (error) {
+      if (plan && isDatabaseUnavailable(error)) {
+        // The reserve may have committed with its answer lost: refunded once the database
+        // answers, if it did.
+        const reserved = plan;
+        this.lateRefunds.retry(() =>
+          refundIfReserved(store.db, reserved.accountId, reserved.price, reserved.requestId),
+        );
+      }
       // A workflow run refused after validation (proxy, address, credits) is still a run.
       if (workflowId) {
         const record = refusedRecord(request, asAppError(error));
