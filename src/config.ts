@@ -23,6 +23,12 @@ export interface Config {
   dataDir: string;
   /** DATABASE_URL: a postgres:// URL switches storage to PostgreSQL. Default: unset (embedded). */
   databaseUrl: string | null;
+  /**
+   * NODE_NAME: this node's name on the reservations it holds, the same across its restarts
+   * (its next start ends those a crash left open). Unique among nodes sharing a database.
+   * Default: `<hostname>:<HOST>:<bound port>`.
+   */
+  nodeName: string | null;
   /** CHROMIUM_PATH: default Debian's /usr/lib/chromium/chromium, else `chromium` on PATH. */
   chromiumPath: string | null;
   /** ALLOW_PRIVATE_NETWORKS: let targets and webhooks reach non-public addresses. Default false. */
@@ -317,6 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || DEFAULTS.host,
     dataDir: resolve(env.DATA_DIR?.trim() || DEFAULTS.dataDir),
     databaseUrl: databaseUrl(env),
+    nodeName: env.NODE_NAME?.trim() || null,
     chromiumPath,
     allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', DEFAULTS.allowPrivateNetworks),
     proxiesFile: env.PROXIES_FILE?.trim() || null,

@@ -11,8 +11,12 @@ import { ApiKeyLookup } from './accounts/api-key-lookup.js';
 import { type AppInstance, buildApp } from './api/app.js';
 import { createMetrics, registerProxyMetrics } from './api/metrics.js';
 import { pressureSource } from './api/services.js';
+import { LateRefunds } from './billing/late-refunds.js';
 import { priceOf } from './billing/pricing.js';
-import { refundAbandonedReservations } from './billing/reservation-reaper.js';
+import {
+  refundAbandonedReservations,
+  releaseOwnReservations,
+} from './billing/reservation-reaper.js';
 import { createBatchJobs } from './compose/batch-jobs.js';
 import { applyHeapGrowth } from './compose/heap-growth.js';
 import { createScheduleJobs } from './compose/schedule-jobs.js';
@@ -111,6 +115,31 @@ function startReservationReaper(store: Store, app: AppInstance): () => void {
   return () => clearInterval(timer);
 }
 
+/**
+ * The default NODE_NAME: the same for this node's next start (same host, same address), and
+ * no two live processes have it, since only one can listen on an address and port.
+ */
+function nodeNameOf(app: AppInstance): string {
+  const address = app.server.address() as AddressInfo;
+  return `${hostname()}:${address.address}:${address.port}`;
+}
+
+/**
+ * Ends the reservations this node held when it died (kill -9, a crash) at once, rather than
+ * after their deadline. On the embedded engine the data-dir lock makes this the only node, so
+ * every held reservation is dead; on PostgreSQL only those under this node's name. Not
+ * awaited: if the database cannot answer now, the reaper ends them after their deadline.
+ */
+function releaseAtStart(store: Store, app: AppInstance, name: string, startedAt: number): void {
+  const holder = store.dialect === 'sqlite' ? null : name;
+  releaseOwnReservations(store.db, { holder, before: startedAt }).then(
+    (refunded) => {
+      if (refunded > 0) app.log.warn({ refunded }, 'refunded reservations of a previous run');
+    },
+    (error: unknown) => app.log.error({ err: error }, 'start-up reservation release failed'),
+  );
+}
+
 /** How often each node deletes expired screenshots, cache entries and kept results. */
 const PAGE_PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -156,6 +185,11 @@ export async function startService(
     const metrics = createMetrics();
     const warnings: string[] = [];
     const policy = options.addressPolicy ? { isAllowedAddress: options.addressPolicy } : {};
+    // Known once listening (the bound port is part of the default); see releaseAtStart.
+    let nodeName: string | null = null;
+    let reportRefundError = (_error: unknown) => {};
+    const lateRefunds = new LateRefunds((error) => reportRefundError(error));
+    startUp.add(() => lateRefunds.close());
     const scrape = await startUp.build(
       buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), policy),
       (parts) => parts.close(),
@@ -167,6 +201,8 @@ export async function startService(
       admission: scrape.admission,
       pipeline: scrape.pipeline,
       results: { keep: config.resultRetentionDays > 0, maxResultBytes: config.resultMaxBytes },
+      nodeName: () => nodeName,
+      lateRefunds,
       metrics: {
         scraped: (engine, output, outcome) => metrics.scrapes.inc({ engine, output, outcome }),
         charged: (credits) => metrics.creditsCharged.inc(credits),
@@ -179,6 +215,8 @@ export async function startService(
       // A map costs what a plain fetch costs (1 credit by default, Firecrawl's price too).
       price: priceOf(config.pricing, false, 'datacenter'),
       maxDocumentBytes: config.maxBodyBytes,
+      nodeName: () => nodeName,
+      lateRefunds,
     });
     startUp.add(() => map.close());
     let reportJobError = (_error: unknown) => {};
@@ -243,11 +281,15 @@ export async function startService(
       });
     }
     reportJobError = (error) => app.log.error({ err: error }, 'webhook job failed unexpectedly');
+    reportRefundError = (error) => app.log.error({ err: error }, 'late refund failed');
+    const startedAt = Date.now();
     await startUp.step(
       app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
         throw listenError(error, config.host, config.port);
       }),
     );
+    nodeName = config.nodeName ?? nodeNameOf(app);
+    releaseAtStart(store, app, nodeName, startedAt);
     await startUp.step(webhooks.start());
     batches.start();
     schedules.start();
@@ -273,6 +315,9 @@ export async function startService(
           batches.stop(config.shutdownGraceMs),
           schedules.stop(config.shutdownGraceMs),
         ]);
+        // After the drain: a request settling during it may still hand over a refund. What
+        // is left waiting is ended by this node's next start or by the reaper.
+        lateRefunds.close();
         await scrape.close();
         await map.close();
         await store.close();

@@ -19,6 +19,8 @@ const insertEntry = preparedQuery(
     amount: number,
     balanceAfter: number,
     createdAt: number,
+    holder: string | null,
+    deadlineAt: number | null,
   ) =>
     db.insertInto('ledger').values({
       account_id: accountId,
@@ -27,8 +29,27 @@ const insertEntry = preparedQuery(
       amount,
       balance_after: balanceAfter,
       created_at: createdAt,
+      holder,
+      deadline_at: deadlineAt,
     }),
 );
+
+/**
+ * How long after its own budget a held reservation may still be settled by its node (the
+ * settle's transaction on a slow or briefly restarting database) before it counts as dead.
+ */
+export const SETTLE_GRACE_MS = 60_000;
+
+/**
+ * Who ends a reservation, and by when it is dead if still open (the reaper, a restart of its
+ * node). Without one, a job ends it (batch and crawl pages) and only the old 10-minute rule applies.
+ */
+export interface ReservationHold {
+  /** The node's stable name (survives a restart of that node). */
+  holder: string;
+  /** Epoch ms: reserve time + the request's own budget + the settle's grace. */
+  deadlineAt: number;
+}
 
 /** Moves the balance by `delta` unless that takes it below `floor`; the new balance. */
 const moveBalance = preparedQuery((db, accountId: string, delta: number, floor: number) =>
@@ -51,9 +72,20 @@ async function record(
   kind: LedgerKind,
   amount: number,
   balanceAfter: number,
+  hold: ReservationHold | null = null,
 ): Promise<void> {
   await db.executeQuery(
-    insertEntry(db, accountId, requestId, kind, amount, balanceAfter, Date.now()),
+    insertEntry(
+      db,
+      accountId,
+      requestId,
+      kind,
+      amount,
+      balanceAfter,
+      Date.now(),
+      hold?.holder ?? null,
+      hold?.deadlineAt ?? null,
+    ),
   );
 }
 
@@ -74,11 +106,12 @@ export async function reserveCredits(
   accountId: string,
   amount: number,
   requestId: string,
+  hold: ReservationHold | null = null,
 ): Promise<number | null> {
   return inTransaction(db, async (trx) => {
     const balance = await move(trx, accountId, -amount, amount);
     if (balance === null) return null;
-    await record(trx, accountId, requestId, 'reserve', -amount, balance);
+    await record(trx, accountId, requestId, 'reserve', -amount, balance, hold);
     return balance;
   });
 }
@@ -124,6 +157,30 @@ export async function refundCredits(
     if (balance === null) throw new Error(`no account ${accountId}`);
     await record(trx, accountId, requestId, 'refund', amount, balance);
     return balance;
+  });
+}
+
+/**
+ * Refunds a reservation if it was made and has not ended: for a reserve whose commit went
+ * unanswered (the connection dropped), which may or may not have happened. Returns whether
+ * there was one to refund; a reservation that already ended fails on the unique index.
+ */
+export async function refundIfReserved(
+  db: Kysely<Database>,
+  accountId: string,
+  amount: number,
+  requestId: string,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const reserved = await trx
+      .selectFrom('ledger')
+      .select('id')
+      .where('request_id', '=', requestId)
+      .where('kind', '=', 'reserve')
+      .executeTakeFirst();
+    if (!reserved) return false;
+    await refundCredits(trx, accountId, amount, requestId);
+    return true;
   });
 }
 

@@ -97,7 +97,12 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
   let purgeTimer: NodeJS.Timeout | null = null;
   return {
     jobs,
-    queue: createWebhookQueue(store, jobs, () => scrapes.wake()),
+    queue: createWebhookQueue(
+      store,
+      jobs,
+      () => scrapes.wake(),
+      (plan) => options.scraper.refundLater(plan, false),
+    ),
     async start() {
       // The embedded store has one server (DATA_DIR lock): leases left by a killed process
       // are dead for sure, so its jobs resume now rather than after the lease timeout.

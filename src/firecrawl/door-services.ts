@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { reserveCredits, settleCredits } from '../billing/credit-ledger.js';
 import { appError } from '../errors.js';
 import type { ScrapeOptions, ScrapeResult, UsedResources } from '../scrape/types.js';
+import { isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { purgeCachedPages, readCachedPage, storeCachedPage } from '../store/page-cache.js';
@@ -107,9 +108,15 @@ export function createFirecrawlServices(
       // In the group commit with the settles of the same turn, and without an fsync of its
       // own: a cache entry lost to a power cut costs one scrape again, while an fsync per
       // answer halved the door's throughput on the embedded engine (BENCHMARKS.md).
-      await store.transact((trx) => storeCachedPage(trx, accountId, cacheKeyOf(options), page), {
-        durable: false,
-      });
+      try {
+        await store.transact((trx) => storeCachedPage(trx, accountId, cacheKeyOf(options), page), {
+          durable: false,
+        });
+      } catch (error) {
+        // The scrape is settled (charged) already: an answer lost to a database that went away
+        // since would be a charge without a page. The cache just misses it.
+        if (!isDatabaseUnavailable(error)) throw error;
+      }
     },
     screenshotLinks(accountId, baseUrl) {
       return {

@@ -4,6 +4,7 @@
  * new jobs, lets running ones finish within the grace, then aborts the rest and gives their
  * leases back so another node (or the next start) runs them at once.
  */
+import { isDatabaseUnavailable } from '../store/database-errors.js';
 import type { ClaimedJob, JobQueue } from '../store/job-queue.js';
 
 export type JobOutcome =
@@ -49,6 +50,9 @@ interface Running {
 
 /** A handler that throws instead of answering is retried this much later per attempt. */
 const THROWN_RETRY_MS = 5_000;
+
+/** A handler that met an unreachable database tries again this much later. */
+const DATABASE_RETRY_MS = 2_000;
 /** After the grace, how long aborted handlers get to return before their leases are freed anyway. */
 const ABORT_SETTLE_MS = 2_000;
 
@@ -148,8 +152,11 @@ export class JobWorker {
     } catch (error) {
       this.options.onError?.(error, job);
       const message = error instanceof Error ? error.message : String(error);
-      outcome =
-        job.attempts >= job.maxAttempts
+      // An unreachable database is nobody's failure: the job waits for it without using up an
+      // attempt, so an outage longer than its retries loses no work (issue 24, point 11).
+      outcome = isDatabaseUnavailable(error)
+        ? { type: 'release', runAt: Date.now() + DATABASE_RETRY_MS }
+        : job.attempts >= job.maxAttempts
           ? { type: 'fail', error: message }
           : { type: 'retry', runAt: Date.now() + THROWN_RETRY_MS * job.attempts, error: message };
     }

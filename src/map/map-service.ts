@@ -9,9 +9,16 @@
  * composition root passes it in.
  */
 import type { Account } from '../accounts/account-store.js';
-import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
+import {
+  refundCredits,
+  reserveCredits,
+  SETTLE_GRACE_MS,
+  settleCredits,
+} from '../billing/credit-ledger.js';
+import { LateRefunds } from '../billing/late-refunds.js';
 import { appError, isAppError } from '../errors.js';
 import { assertPublicUrl, type GuardOptions } from '../scrape/net/ssrf-guard.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { type DiscoveryLimits, discoverLinks } from './discover.js';
 import { createDocumentFetcher } from './document-fetcher.js';
@@ -20,8 +27,8 @@ import type { MapRequest, MapResult } from './types.js';
 /** How long a map without the caller's `timeout` reads; then it answers what it found. */
 export const DEFAULT_MAP_BUDGET_MS = 30_000;
 /**
- * The longest a caller's `timeout` is honoured. Well below the reservation reaper's age
- * (10 minutes), which would otherwise refund a map still running.
+ * The longest a caller's `timeout` is honoured. A map's reservation is dead (the reaper
+ * refunds it) only after this budget and the settle's grace.
  */
 export const MAX_MAP_TIMEOUT_MS = 300_000;
 
@@ -36,6 +43,10 @@ export interface MapServiceOptions {
   budgetMs?: number;
   /** Overrides of the discovery's bounds (tests). */
   limits?: Partial<DiscoveryLimits>;
+  /** This node's stable name, stamped on its reservations (ScrapeUseCaseDeps.nodeName). */
+  nodeName?: () => string | null;
+  /** Where refunds wait while the database is unreachable. Default: one of its own. */
+  lateRefunds?: LateRefunds;
 }
 
 export interface MapService {
@@ -50,6 +61,7 @@ export interface MapService {
 
 export function createMapService(options: MapServiceOptions): MapService {
   const { store, guard, price } = options;
+  const lateRefunds = options.lateRefunds ?? new LateRefunds();
   const fetcher = createDocumentFetcher({ guard, maxBytes: options.maxDocumentBytes });
   const limits: DiscoveryLimits = {
     maxDocuments: 50,
@@ -70,14 +82,16 @@ export function createMapService(options: MapServiceOptions): MapService {
     callerSignal?: AbortSignal,
   ): Promise<MapResult> {
     await assertPublicUrl(request.url, guard);
+    const strict = request.timeoutMs !== null;
+    const ms = strict ? Math.min(request.timeoutMs as number, MAX_MAP_TIMEOUT_MS) : budgetMs;
+    const holder = options.nodeName?.() ?? null;
+    const hold = holder ? { holder, deadlineAt: Date.now() + ms + SETTLE_GRACE_MS } : null;
     const balance = await store.transact(
-      (trx) => reserveCredits(trx, account.id, price, requestId),
+      (trx) => reserveCredits(trx, account.id, price, requestId, hold),
       { durable: false },
     );
     if (balance === null) throw appError('INSUFFICIENT_CREDITS');
 
-    const strict = request.timeoutMs !== null;
-    const ms = strict ? Math.min(request.timeoutMs as number, MAX_MAP_TIMEOUT_MS) : budgetMs;
     const deadline = AbortSignal.timeout(ms);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
     const failure = (error?: unknown) => {
@@ -95,10 +109,25 @@ export function createMapService(options: MapServiceOptions): MapService {
       await store.transact((trx) => settleCredits(trx, account.id, price, requestId));
       return { links, creditsUsed: price };
     } catch (error) {
-      await store.transact((trx) => refundCredits(trx, account.id, price, requestId));
+      const refund = () =>
+        store.transact((trx) => refundCredits(trx, account.id, price, requestId));
+      try {
+        await refund();
+      } catch (refundError) {
+        if (!isDatabaseUnavailable(refundError)) throw refundError;
+        // A 503, never charged: refunded as soon as the database answers again.
+        lateRefunds.retry(refund);
+        throw databaseUnavailable();
+      }
       throw failure(error);
     }
   }
 
-  return { map, close: () => fetcher.close() };
+  return {
+    map,
+    close: () => {
+      lateRefunds.close();
+      return fetcher.close();
+    },
+  };
 }

@@ -12,8 +12,17 @@
  * knows about HTTP; failures are catalog errors.
  */
 import type { Account } from '../accounts/account-store.js';
-import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
+import {
+  type ReservationHold,
+  refundCredits,
+  refundIfReserved,
+  reserveCredits,
+  SETTLE_GRACE_MS,
+  settleCredits,
+} from '../billing/credit-ledger.js';
+import { LateRefunds } from '../billing/late-refunds.js';
 import { type AppError, appError, isAppError } from '../errors.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { saveRequestResult } from '../store/request-results.js';
@@ -59,7 +68,18 @@ export interface ScrapeUseCaseDeps {
    * `keep: false`: none.
    */
   results?: ResultKeeping;
+  /**
+   * This node's stable name (main.ts), stamped on the reservations it holds so that its next
+   * start, or the reaper after their deadline, can end those a crash left open. Null until
+   * known (the bound port is part of it): reservations then carry no holder.
+   */
+  nodeName?: () => string | null;
+  /** Where refunds wait while the database is unreachable. Default: one of its own. */
+  lateRefunds?: LateRefunds;
 }
+
+/** Batch and crawl pages keep their reservation across nodes: their lane job ends it. */
+const JOB_HELD: ReadonlySet<RequestSource> = new Set(['batch', 'crawl']);
 
 export interface ResultKeeping {
   keep: boolean;
@@ -93,11 +113,17 @@ function chargeOf(plan: ScrapePlan, result: ScrapeResult): number {
 
 /** The answer of a failure as the run record keeps it. */
 function asAppError(error: unknown): AppError {
-  return isAppError(error) ? error : appError('INTERNAL');
+  if (isAppError(error)) return error;
+  // The account's slots live in the database on PostgreSQL: an outage there is a 503.
+  return isDatabaseUnavailable(error) ? databaseUnavailable() : appError('INTERNAL');
 }
 
 export class ScrapeUseCase {
-  constructor(private readonly deps: ScrapeUseCaseDeps) {}
+  private readonly lateRefunds: LateRefunds;
+
+  constructor(private readonly deps: ScrapeUseCaseDeps) {
+    this.lateRefunds = deps.lateRefunds ?? new LateRefunds();
+  }
 
   /**
    * A node slot, or 503 (NODE_SATURATED) at once: a door takes it before `prepare`, so a
@@ -160,19 +186,30 @@ export class ScrapeUseCase {
   private async reserve(request: PlanRequest): Promise<ScrapePlan> {
     const { store, planner } = this.deps;
     const { workflowId } = request;
+    let plan: ScrapePlan | null = null;
     try {
-      const plan = planner.plan(request);
-      await planner.assertAllowed(plan.options.url);
-      if (plan.options.webhookUrl) await planner.assertAllowed(plan.options.webhookUrl);
+      const planned = planner.plan(request);
+      await planner.assertAllowed(planned.options.url);
+      if (planned.options.webhookUrl) await planner.assertAllowed(planned.options.webhookUrl);
       // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
       // scrape answers only after the durable settle, which flushes it too).
+      const hold = this.holdOf(request, planned.options.timeoutMs);
+      plan = planned;
       const balance = await store.transact(
-        (trx) => reserveCredits(trx, plan.accountId, plan.price, plan.requestId),
+        (trx) => reserveCredits(trx, planned.accountId, planned.price, planned.requestId, hold),
         { durable: false },
       );
       if (balance === null) throw appError('INSUFFICIENT_CREDITS');
-      return plan;
+      return planned;
     } catch (error) {
+      if (plan && isDatabaseUnavailable(error)) {
+        // The reserve may have committed with its answer lost: refunded once the database
+        // answers, if it did.
+        const reserved = plan;
+        this.lateRefunds.retry(() =>
+          refundIfReserved(store.db, reserved.accountId, reserved.price, reserved.requestId),
+        );
+      }
       // A workflow run refused after validation (proxy, address, credits) is still a run.
       if (workflowId) {
         const record = refusedRecord(request, asAppError(error));
@@ -182,7 +219,17 @@ export class ScrapeUseCase {
     }
   }
 
-  /** Admits, runs the pipeline and settles. Never throws for the scrape's own failures. */
+  private holdOf(request: PlanRequest, budgetMs: number): ReservationHold | null {
+    const holder = this.deps.nodeName?.() ?? null;
+    if (!holder || (request.source && JOB_HELD.has(request.source))) return null;
+    return { holder, deadlineAt: request.createdAt + budgetMs + SETTLE_GRACE_MS };
+  }
+
+  /**
+   * Admits, runs the pipeline and settles. Never throws for the scrape's own failures; a
+   * database that cannot be reached for the settle is a 503, never charged: the reservation
+   * is refunded as soon as the database answers again.
+   */
   execute(plan: ScrapePlan, options?: ExecuteOptions): Promise<Settled>;
   execute(plan: ScrapePlan, options: DeferredExecuteOptions): Promise<Settled | Unsettled>;
   async execute(
@@ -190,9 +237,33 @@ export class ScrapeUseCase {
     options: ExecuteOptions & Partial<DeferredExecuteOptions> = {},
   ): Promise<Settled | Unsettled> {
     const ran = await this.run(plan, options);
-    const outcome = options.beforeSettle ? await options.beforeSettle(ran) : ran;
-    if (!outcome) return { outcome: ran, settled: false };
-    return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
+    if (options.beforeSettle) {
+      // A job's run: its job ends the reservation, retrying the settle itself.
+      const outcome = await options.beforeSettle(ran);
+      if (!outcome) return { outcome: ran, settled: false };
+      return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
+    }
+    try {
+      return { outcome: ran, settled: true, ...(await this.settle(plan, ran)) };
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.refundLater(plan);
+      throw databaseUnavailable();
+    }
+  }
+
+  /**
+   * Ends a reservation nobody will settle as soon as the database answers again: with its run
+   * record (a 503), or, when another record stands for the request (`recorded: false`: a
+   * webhook's or a schedule's), the refund alone.
+   */
+  refundLater(plan: ScrapePlan, withRecord = true): void {
+    const { store } = this.deps;
+    this.lateRefunds.retry(() =>
+      withRecord
+        ? this.settle(plan, { ok: false, error: databaseUnavailable() })
+        : refundCredits(store.db, plan.accountId, plan.price, plan.requestId),
+    );
   }
 
   /**
@@ -247,7 +318,13 @@ export class ScrapeUseCase {
       return { ok: false, error: asAppError(run.signal.aborted ? run.signal.reason : error) };
     } finally {
       dispose();
-      await release?.();
+      // A slot the database cannot free now is freed once it answers: left to expire with its
+      // row, it would hold the account at its limit (429s) long after the outage.
+      const free = release;
+      await free?.().catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) throw error;
+        this.lateRefunds.retry(free);
+      });
     }
   }
 }

@@ -164,6 +164,10 @@ function openPostgres(url: string, poolSize: number, bounds: PgBounds): Kysely<D
   // 'error' on the pool; unheard, that would crash the process. The pool replaces the client,
   // and the next query that needs the server reports the outage as its own error.
   pool.on('error', () => {});
+  // The pool hears a client only while it is idle: inside a transaction (checked out) a
+  // server-side end (57P01 on a restart) is emitted on the client alone, and unheard it ended
+  // the process (issue 24, point 11). The client's query fails with it, which is enough.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

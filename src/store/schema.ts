@@ -40,6 +40,10 @@ export interface LedgerTable {
   amount: number;
   balance_after: number;
   created_at: number;
+  /** A reservation's node (migration 013); null on other rows and on job-held reservations. */
+  holder: string | null;
+  /** When a held reservation is dead if still open: reserve time + budget + grace. */
+  deadline_at: number | null;
 }
 
 export interface WorkflowsTable {

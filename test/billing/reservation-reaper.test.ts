@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createAccount, getAccount } from '../../src/accounts/account-store.js';
 import { refundCredits, reserveCredits, settleCredits } from '../../src/billing/credit-ledger.js';
-import { refundAbandonedReservations } from '../../src/billing/reservation-reaper.js';
+import {
+  refundAbandonedReservations,
+  releaseOwnReservations,
+} from '../../src/billing/reservation-reaper.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 
@@ -103,6 +106,77 @@ describe('refundAbandonedReservations', () => {
     const store = await openStore({ databaseUrl: database.url, dataDir: '' });
     try {
       await scenario(store);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
+/** Held reservations (migration 013): the deadline, not the fixed age, decides. */
+async function heldScenario(store: Store): Promise<void> {
+  const { account } = await createAccount(store.db, {
+    name: 'held',
+    credits: 100,
+    concurrencyLimit: 10,
+  });
+  const now = Date.now();
+  const hold = (holder: string, deadlineAt: number) => ({ holder, deadlineAt });
+  await reserveCredits(store.db, account.id, 10, 'past-deadline', hold('node-a', now - 1));
+  await reserveCredits(store.db, account.id, 10, 'before-deadline', hold('node-a', now + HOUR));
+  await reserveCredits(store.db, account.id, 10, 'other-node', hold('node-b', now + HOUR));
+  await reserveCredits(store.db, account.id, 10, 'job-held', null);
+
+  assert.equal(await refundAbandonedReservations(store.db), 1, 'only the one past its deadline');
+  const ended = async () =>
+    (
+      await store.db
+        .selectFrom('ledger')
+        .select('request_id')
+        .where('kind', '=', 'refund')
+        .orderBy('request_id')
+        .execute()
+    ).map((row) => row.request_id);
+  assert.deepEqual(await ended(), ['past-deadline']);
+
+  // node-a starts again: what it held before is dead, node-b's and the job's are not its own.
+  const started = Date.now() + 1;
+  const released = await releaseOwnReservations(store.db, { holder: 'node-a', before: started });
+  assert.equal(released, 1);
+  assert.deepEqual(await ended(), ['before-deadline', 'past-deadline']);
+  // A reservation this run made after its start is alive.
+  await reserveCredits(store.db, account.id, 10, 'this-run', hold('node-a', now + HOUR));
+  await store.db
+    .updateTable('ledger')
+    .set({ created_at: started + 10 })
+    .where('request_id', '=', 'this-run')
+    .execute();
+  assert.equal(await releaseOwnReservations(store.db, { holder: 'node-a', before: started }), 0);
+  // The embedded engine's start: every holder's, never the job's.
+  assert.equal(await releaseOwnReservations(store.db, { holder: null, before: started }), 1);
+  assert.deepEqual(await ended(), ['before-deadline', 'other-node', 'past-deadline']);
+  assert.equal((await getAccount(store.db, account.id))?.credits, 100 - 10 - 10);
+}
+
+describe('held reservations', () => {
+  it('end after their deadline or at their node’s start (embedded engine)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagegrab-reaper-'));
+    const store = await openStore({ databaseUrl: null, dataDir: dir });
+    try {
+      await heldScenario(store);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('end after their deadline or at their node’s start (PostgreSQL)', {
+    skip: pgSkipReason,
+  }, async () => {
+    const database = await createTestDatabase();
+    const store = await openStore({ databaseUrl: database.url, dataDir: '' });
+    try {
+      await heldScenario(store);
     } finally {
       await store.close();
       await database.drop();

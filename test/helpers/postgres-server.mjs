@@ -52,67 +52,83 @@ export async function startPostgres() {
     'UTF8',
     '--no-sync',
   ]);
-  const server = spawn(
-    asRoot ? 'runuser' : join(bin, 'postgres'),
-    [
-      ...(asRoot ? ['-u', 'postgres', '--', join(bin, 'postgres')] : []),
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-h',
-      '127.0.0.1',
-      '-k',
-      dir,
-      '-c',
-      'fsync=off',
-      '-c',
-      'max_connections=300',
-      '-c',
-      'shared_buffers=64MB',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const launch = () =>
+    spawn(
+      asRoot ? 'runuser' : join(bin, 'postgres'),
+      [
+        ...(asRoot ? ['-u', 'postgres', '--', join(bin, 'postgres')] : []),
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-h',
+        '127.0.0.1',
+        '-k',
+        dir,
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=300',
+        '-c',
+        'shared_buffers=64MB',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
   let log = '';
-  server.stderr.on('data', (chunk) => {
-    log += chunk;
-  });
-  const adminUrl = `postgres://pagegrab@127.0.0.1:${port}/postgres`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      run(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]);
-      break;
-    } catch {
-      if (Date.now() > deadline || server.exitCode !== null) {
-        throw new Error(`PostgreSQL did not start:\n${log}`);
+  let server;
+  const start = async () => {
+    server = launch();
+    server.stderr.on('data', (chunk) => {
+      log += chunk;
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        run(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]);
+        return;
+      } catch {
+        if (Date.now() > deadline || server.exitCode !== null) {
+          throw new Error(`PostgreSQL did not start:\n${log}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
       }
-      await new Promise((r) => setTimeout(r, 200));
     }
-  }
+  };
+  // What `pg_ctl stop -m fast` does: SIGINT to the postmaster ends every session (57P01).
+  const halt = async () => {
+    // Signal postgres itself: runuser does not pass signals on to its child.
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const exited = new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
+    try {
+      process.kill(postmaster, 'SIGINT');
+    } catch {
+      // already gone
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(postmaster, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      server.kill('SIGKILL');
+    }, 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await start();
+  const adminUrl = `postgres://pagegrab@127.0.0.1:${port}/postgres`;
   return {
     port,
     adminUrl,
     urlFor: (database) => `postgres://pagegrab@127.0.0.1:${port}/${database}`,
+    halt,
+    resume: start,
+    async restart() {
+      await halt();
+      await start();
+    },
     async stop() {
-      // Signal postgres itself: runuser does not pass signals on to its child.
-      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const exited = new Promise((r) => (server.exitCode !== null ? r() : server.once('exit', r)));
-      try {
-        process.kill(postmaster, 'SIGINT');
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(postmaster, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        server.kill('SIGKILL');
-      }, 10_000);
-      await exited;
-      clearTimeout(timer);
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };

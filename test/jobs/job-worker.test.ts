@@ -76,6 +76,21 @@ test('a handler that throws is retried, then failed at its last attempt', async 
   assert.equal((await queue.get(id))?.lastError, 'boom');
 });
 
+test('a handler that meets an unreachable database waits for it without using an attempt', async () => {
+  let calls = 0;
+  const { queue, worker: w } = worker('database-away', async () => {
+    calls++;
+    // What a pg client reports when the server restarts (issue 24, point 11).
+    if (calls === 1) throw Object.assign(new Error('terminating connection'), { code: '57P01' });
+    return { type: 'done' };
+  });
+  const id = await queue.enqueue('database-away', {}, { maxAttempts: 1 });
+  w.start();
+  await until(async () => (await queue.get(id))?.state === 'done', 30_000);
+  await w.stop(1000);
+  assert.equal(calls, 2, 'run again, although it had one attempt only');
+});
+
 test('stop waits for running handlers within the grace and takes no new job', async () => {
   let finished = 0;
   const { queue, worker: w } = worker(

@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode, isAppError } from '../../errors.js';
+import { asDatabaseUnavailable } from '../../store/database-errors.js';
 import { fromFastifyError, type HttpErrorCode, isHttpError } from '../http-errors.js';
 
 /** One problem of a request body, shaped like the zod issues Firecrawl answers with. */
@@ -39,7 +40,7 @@ export interface FirecrawlErrorAnswer {
   error: string;
   code?: string;
   details?: unknown;
-  /** Extra response headers (Retry-After on a 503). */
+  /** Response headers (Retry-After on a 503), not part of the body. */
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -117,10 +118,16 @@ export function firecrawlAnswerOf(error: unknown, bodyLimit = 0): FirecrawlError
   if (error instanceof FirecrawlBodyError) {
     return { status: 400, code: 'BAD_REQUEST', error: error.message, details: error.issues };
   }
-  if (isAppError(error)) {
-    const [status, code] = appCodes[error.code];
-    const headers = Object.keys(error.headers).length > 0 ? { headers: error.headers } : {};
-    return { status, code, error: error.message, ...headers };
+  const appFailure = isAppError(error) ? error : asDatabaseUnavailable(error);
+  if (appFailure) {
+    const [status, code] = appCodes[appFailure.code];
+    const { headers } = appFailure;
+    return {
+      status,
+      code,
+      error: appFailure.message,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
   }
   const http = isHttpError(error) ? error : fromFastifyError(error as FastifyError, bodyLimit);
   if (isHttpError(http)) {

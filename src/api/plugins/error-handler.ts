@@ -8,6 +8,7 @@ import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appError, isAppError } from '../../errors.js';
+import { asDatabaseUnavailable } from '../../store/database-errors.js';
 import { type ErrorAnswer, fromFastifyError, httpError, isHttpError } from '../http-errors.js';
 
 export function sendError(reply: FastifyReply, error: ErrorAnswer): FastifyReply {
@@ -33,6 +34,11 @@ export function registerErrorHandling(
     if (isAppError(error) || isHttpError(error)) return sendError(reply, error);
     const mapped = fromFastifyError(error, request.routeOptions.bodyLimit);
     if (mapped) return sendError(reply, mapped);
+    const unavailable = asDatabaseUnavailable(error);
+    if (unavailable) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, unavailable);
+    }
     request.log.error({ err: error }, 'internal error');
     return sendError(reply, appError('INTERNAL'));
   });

@@ -9,13 +9,15 @@
  * Exactly once: the job id is per (workflow, due time) and the database refuses a second
  * record for one due time (unique index), so a holder that lost its lease, or a new holder
  * after a crash, finds the record and stops; a holder that died before any record simply
- * leaves the run to the next one (its reservation is refunded by the reaper).
+ * leaves the run to the next one (its reservation is ended by that node's next start, or by
+ * the reaper after its deadline).
  */
 import { getAccount } from '../../accounts/account-store.js';
 import { refundCredits } from '../../billing/credit-ledger.js';
 import { type ErrorCode, isAppError } from '../../errors.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
 import type { Outcome, ScrapePlan } from '../../scrape/types.js';
+import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import type { JobQueue } from '../../store/job-queue.js';
@@ -49,8 +51,10 @@ export function scheduleRunHandler(deps: RunJobDeps): JobHandler {
   const refund = async (plan: ScrapePlan) => {
     try {
       await refundCredits(db, plan.accountId, plan.price, plan.requestId);
-    } catch {
-      // Already ended (the unique "one end per request" index said no).
+    } catch (error) {
+      // Unreachable: refunded once it answers. Otherwise already ended (the unique "one end
+      // per request" index said no).
+      if (isDatabaseUnavailable(error)) scraper.refundLater(plan, false);
     }
   };
 

@@ -5,6 +5,7 @@
 import { refundCredits } from '../../billing/credit-ledger.js';
 import { pendingRecord } from '../../scrape/run-record-of.js';
 import type { ScrapePlan } from '../../scrape/types.js';
+import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import { saveRunRecord } from '../../store/run-records.js';
@@ -19,6 +20,8 @@ export function createWebhookQueue(
   store: Store,
   jobs: JobQueue,
   onQueued: () => void,
+  /** Where a refund goes when the database cannot take it now (ScrapeUseCase.refundLater). */
+  refundLater?: (plan: ScrapePlan) => void,
 ): WebhookQueue {
   return {
     async enqueue(plan) {
@@ -31,8 +34,14 @@ export function createWebhookQueue(
           });
         });
       } catch (error) {
-        // Nothing will run: give the reservation back before the caller sees the 500.
-        await refundCredits(store.db, plan.accountId, plan.price, plan.requestId);
+        // Nothing will run: give the reservation back before the caller sees the error, or,
+        // the database being unreachable (a 503), as soon as it answers again.
+        try {
+          await refundCredits(store.db, plan.accountId, plan.price, plan.requestId);
+        } catch (refundError) {
+          if (!isDatabaseUnavailable(refundError) || !refundLater) throw refundError;
+          refundLater(plan);
+        }
         throw error;
       }
       onQueued();

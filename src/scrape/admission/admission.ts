@@ -100,11 +100,14 @@ export function createAdmission(slots: AccountSlots, nodeCapacity: number): Admi
       const releaseSlot = release;
       let done = false;
       track(accountId, 1);
+      // Callable again when the slot's release failed (the database was away): the node's
+      // counts move once, the shared slot is released until it is.
       return async () => {
-        if (done) return;
-        done = true;
-        node.release();
-        track(accountId, -1);
+        if (!done) {
+          done = true;
+          node.release();
+          track(accountId, -1);
+        }
         await releaseSlot();
       };
     },

@@ -10,6 +10,7 @@ import * as schedules from './008-schedules.js';
 import * as crawls from './009-crawls.js';
 import * as requestLog from './011-request-log.js';
 import * as requestLogScale from './012-request-log-scale.js';
+import * as reservationHolders from './013-reservation-holders.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -24,6 +25,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '009-crawls': { up: (db) => crawls.up(db) },
     '011-request-log': { up: (db) => requestLog.up(db, dialect) },
     '012-request-log-scale': { up: (db) => requestLogScale.up(db, dialect) },
+    '013-reservation-holders': { up: (db) => reservationHolders.up(db) },
   };
   return { getMigrations: async () => all };
 }
