@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { type Random, seededRandom } from '../helpers/seeded-random.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 let service: TestService;
@@ -18,20 +19,8 @@ before(async () => {
 });
 after(() => service.close());
 
-/** Mulberry32: a seeded generator, so a failure names a reproducible seed. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  return { next, pick, int: (n: number) => Math.floor(next() * n) };
-}
-type Rng = ReturnType<typeof generator>;
+const generator = seededRandom;
+type Rng = Random;
 
 const ROUTES = [
   '/api/account',

@@ -13,10 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 import { type SilentServer, startSilentServer } from '../helpers/silent-database.js';
 import { until } from '../helpers/until.js';
-import { cliEnv, type ServeProcess, spawnServe } from './spawn-cli.js';
+import { cliEnv, exitOf, type ServeProcess, spawnServe } from './spawn-cli.js';
 
 /** Far longer than any of these exits takes; only a process that never ends reaches it. */
-const EXIT_GUARD_MS = 60_000;
 
 let site: FixtureSite;
 let silent: SilentServer;
@@ -35,21 +34,6 @@ function serve(dataDir: string, extra: Record<string, string> = {}): ServeProces
   const child = spawnServe(cliEnv(dataDir, extra));
   children.push(child);
   return child;
-}
-
-async function exitOf(server: ServeProcess): Promise<Awaited<ServeProcess['exited']>> {
-  let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`still running ${EXIT_GUARD_MS} ms later`)),
-      EXIT_GUARD_MS,
-    );
-  });
-  try {
-    return await Promise.race([server.exited, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Processes whose environment holds `mark`: the service and every Chromium it started. */

@@ -80,3 +80,19 @@ export function spawnServe(env: NodeJS.ProcessEnv): ServeProcess {
   listening.catch(() => {});
   return { child, lines, listening, exited };
 }
+
+/** How the process ended, or a failure if it is still running `guardMs` later (a hang). */
+export async function exitOf(
+  server: ServeProcess,
+  guardMs = 60_000,
+): Promise<Awaited<ServeProcess['exited']>> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running ${guardMs} ms later`)), guardMs);
+  });
+  try {
+    return await Promise.race([server.exited, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
