@@ -19,14 +19,16 @@ function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let latest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) latest = Math.max(latest, newestMtime(join(path, entry)));
+  for (const entry of readdirSync(path)) {
+    if (entry !== 'node_modules') latest = Math.max(latest, newestMtime(join(path, entry)));
+  }
   return latest;
 }
 
-/** dist/cli/main.js exists and no file under src/ changed after it was written. */
-export function builtIsCurrent(srcDir: string, builtEntry: string): boolean {
-  if (!existsSync(builtEntry)) return false;
-  return newestMtime(srcDir) <= statSync(builtEntry).mtimeMs;
+/** `output` exists and nothing under `sources` changed after it was written. */
+export function builtIsCurrent(sources: string, output: string): boolean {
+  if (!existsSync(output)) return false;
+  return newestMtime(sources) <= statSync(output).mtimeMs;
 }
 
 /** The arguments before the command's own: `[...pagegrabCommand(), 'serve']`. */
