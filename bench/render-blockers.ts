@@ -36,7 +36,9 @@ const filters = await loadFilterEngines(join(import.meta.dirname, '../build/filt
 const hook = browserBlockersHook(filters, loadConsentRejectorAssets());
 const engine = createBrowserEngine({
   allowPrivateNetworks: true,
-  maxConcurrentPages: Math.max(c, 2),
+  // Warm pages for both modes (a page with the consent rejector serves only renders that
+  // reject): the idle pages kept are bounded by this.
+  maxConcurrentPages: 2 * c,
   blockers: hook,
 });
 const page = await serveBenchPage();

@@ -4,7 +4,6 @@
  * for the rejector only where there is a banner to reject, then the lists' hiding rules.
  * Requests are blocked elsewhere, by the page's one route (request-policy.ts).
  */
-import type { Page } from 'playwright-core';
 import type { BlockSelection, OutputType } from '../../types.js';
 import type { BrowserBlockersHook, ConsentHandle } from './blockers-hook.js';
 import type { Budget } from './budget.js';
@@ -40,7 +39,7 @@ export async function beginConsentRejection(
  * to `consent.ms` in all to click "reject" before the lists hide what is left.
  */
 export async function applyPageBlockers(
-  page: Page,
+  warm: WarmPage,
   output: OutputType,
   which: BlockSelection,
   blockers: BrowserBlockersHook,
@@ -59,15 +58,19 @@ export async function applyPageBlockers(
   // Without a way to look for a banner, the rejector's quiet period is waited out.
   await wait(!look);
   const hide = output === 'screenshot';
-  let dom = collect ? await budget.race(page.evaluate(collect)) : undefined;
+  const { page } = warm;
+  // In a world of our own: no Playwright script to load into the document for these two.
+  const tokens = () =>
+    collect ? budget.race(warm.evaluateIsolated(collect, undefined)) : undefined;
+  let dom = await tokens();
   const banner = look ? bannerCss(page.url(), dom) : '';
   const css = blockers.cosmeticCss(page.url(), which, dom);
   if (!css && !banner) return;
-  if (await budget.race(page.evaluate(applyRules, { css, banner, hide }))) return;
+  if (await budget.race(warm.evaluateIsolated(applyRules, { css, banner, hide }))) return;
   await wait(true);
-  dom = collect ? await budget.race(page.evaluate(collect)) : undefined;
+  dom = await tokens();
   const rest = blockers.cosmeticCss(page.url(), which, dom);
-  if (rest) await budget.race(page.evaluate(applyRules, { css: rest, banner: '', hide }));
+  if (rest) await budget.race(warm.evaluateIsolated(applyRules, { css: rest, banner: '', hide }));
 }
 
 /**

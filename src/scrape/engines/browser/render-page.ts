@@ -91,7 +91,7 @@ export async function renderOnPage(
     if (blockers) {
       // A bounded moment for the rejector to click "reject" before the output is taken.
       const ms = Math.min(CONSENT_SETTLE_MS, budget.remaining() - OUTPUT_RESERVE_MS);
-      await applyPageBlockers(page, plan.output, which, blockers, { handle: consent, ms }, budget);
+      await applyPageBlockers(warm, plan.output, which, blockers, { handle: consent, ms }, budget);
     }
     // The screenshot first: a full page scrolls through lazy content, which the HTML then holds.
     const request = screenshotRequestOf(plan);

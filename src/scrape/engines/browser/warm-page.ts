@@ -490,24 +490,41 @@ export class WarmPage {
    */
   async html(maxChars: number): Promise<string | null> {
     try {
-      const world = await this.cdp.send('Page.createIsolatedWorld', {
-        frameId: await this.frameId(),
-        worldName: 'pagegrab-html',
-      });
-      const read = await this.cdp.send('Runtime.evaluate', {
-        contextId: world.executionContextId,
-        expression: readHtml(maxChars),
-        returnByValue: true,
-      });
-      const value: unknown = read.result.value;
-      if (read.exceptionDetails || (typeof value !== 'string' && value !== null)) {
-        throw new Error('unread');
-      }
+      const value = await this.inOwnWorld(readHtml(maxChars));
+      if (typeof value !== 'string' && value !== null) throw new Error('unread');
       return value;
     } catch {
       const html = await this.page.content();
       return html.length > maxChars ? null : html;
     }
+  }
+
+  /**
+   * `fn(arg)` run in the main frame's document as html() reads it: in a world of our own, so
+   * neither Playwright's script is loaded into the document nor the page's globals are used.
+   * `fn` must be self-contained (it is sent as its source); its value comes back as JSON.
+   * Falls back to `page.evaluate` when the document went away while we ran.
+   */
+  async evaluateIsolated<A, R>(fn: (arg: A) => R, arg: A): Promise<R> {
+    try {
+      return (await this.inOwnWorld(`(${fn.toString()})(${JSON.stringify(arg)})`)) as R;
+    } catch {
+      return await this.page.evaluate(fn as (arg: unknown) => R, arg);
+    }
+  }
+
+  private async inOwnWorld(expression: string): Promise<unknown> {
+    const world = await this.cdp.send('Page.createIsolatedWorld', {
+      frameId: await this.frameId(),
+      worldName: 'pagegrab-html',
+    });
+    const read = await this.cdp.send('Runtime.evaluate', {
+      contextId: world.executionContextId,
+      expression,
+      returnByValue: true,
+    });
+    if (read.exceptionDetails) throw new Error('not evaluated');
+    return read.result.value;
   }
 
   /** Switches the page's scripts back on after an in-place reset; call before navigating. */
