@@ -82,7 +82,7 @@ test('a page without a consent platform is not held by the rejector and keeps it
   await engine.render(renderPlan(site.url('/plain'), ALL));
   const contexts = engine.status().contextsCreated;
   const rejectors = installed.length;
-  for (let i = 0; i < 3; i += 1) {
+  for (let i = 0; i < 2; i += 1) {
     const snapshot = await engine.render(renderPlan(site.url('/plain'), ALL));
     assert.match(snapshot.html, /No banner here/);
     // The rejector's script runs in the rendered page: it is there, and switched on.
@@ -105,12 +105,10 @@ test('a banner present at load is rejected on each render of a warm page', async
   site.resetCounters();
   await engine.render(renderPlan(site.url('/banner'), ALL));
   const contexts = engine.status().contextsCreated;
-  for (let i = 0; i < 2; i += 1) {
-    const snapshot = await engine.render(renderPlan(site.url('/banner'), ALL));
-    assert.doesNotMatch(snapshot.html, /id="onetrust-banner-sdk"/, 'the banner is in the output');
-    assert.ok(installed.at(-1)?.outcome.detected.includes('Onetrust'));
-  }
-  assert.equal(site.hits('/consent/reject'), 3);
+  const snapshot = await engine.render(renderPlan(site.url('/banner'), ALL));
+  assert.doesNotMatch(snapshot.html, /id="onetrust-banner-sdk"/, 'the banner is in the output');
+  assert.ok(installed.at(-1)?.outcome.detected.includes('Onetrust'));
+  assert.equal(site.hits('/consent/reject'), 2);
   assert.equal(site.hits('/consent/accept'), 0);
   assert.equal(engine.status().contextsCreated, contexts, 'a rejecting render took a new page');
 });
