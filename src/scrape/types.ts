@@ -31,8 +31,11 @@ export type ProxyType = (typeof PROXY_TYPES)[number];
 export type OutputType = 'html' | 'markdown' | 'screenshot' | 'document';
 export type EngineName = 'fetch' | 'browser';
 
-/** When a render counts as loaded (Playwright's waitUntil). */
-export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+/**
+ * When a render counts as loaded: `settled` (the default: the page's own work has ended and
+ * its DOM is quiet, browser/page-settle.ts), or Playwright's waitUntil.
+ */
+export const WAIT_UNTIL = ['settled', 'load', 'domcontentloaded', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
 /** A screenshot as a step or a format asks for it. */
