@@ -1,8 +1,9 @@
 /**
  * The Firecrawl door's engine choice, through POST /v2/scrape on the real service and real
  * Chromium, on both stores: a static or server-rendered page stays a fetch (fetch price,
- * `metadata.engine` fetch); each kind of application shell is rendered (render price, engine
- * browser); the reservation starts at the fetch's price and grows only when the engine does,
+ * `metadata.engine` fetch); each kind of application shell, and each loading pattern of
+ * test/helpers/loading-patterns.ts that needs scripts, is rendered (render price, engine
+ * browser) and answered whole; the reservation starts at the fetch's price and grows only when the engine does,
  * so 5 credits fetch a static page, and an account that cannot pay the render gets a 402
  * with the figures, its balance untouched; escalations at once never overdraw.
  */
@@ -10,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { addLoadingPatterns, LOADING_PATTERNS } from '../../helpers/loading-patterns.js';
 import { pgSkipReason } from '../../helpers/postgres.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
@@ -38,13 +40,11 @@ const STATIC: Record<string, string> = {
   ),
 };
 
-/** Shells of each kind: path → the marker their script writes and the placeholder it replaces. */
+/**
+ * Shells of kinds the loading patterns do not show (those are tested below): path → the
+ * marker their script writes and the placeholder it replaces.
+ */
 const SHELLS: Record<string, { html: string; marker: string; placeholder: string }> = {
-  '/shell/loading-text': {
-    html: doc(`<div id="app">Loading...</div>${fill('#app', 'LOADING-TEXT-MARKER')}`),
-    marker: 'LOADING-TEXT-MARKER',
-    placeholder: 'Loading...',
-  },
   '/shell/other-language': {
     html: doc(`<div id="app">Chargement en cours…</div>${fill('#app', 'OTHER-LANGUAGE-MARKER')}`),
     marker: 'OTHER-LANGUAGE-MARKER',
@@ -73,6 +73,21 @@ const SHELLS: Record<string, { html: string; marker: string; placeholder: string
   },
 };
 
+/** Runs `work` on every item, `width` at a time (renders overlap their waits), in order. */
+async function inTurns<T, R>(items: T[], width: number, work: (item: T) => Promise<R>) {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index] as T);
+      }
+    }),
+  );
+  return results;
+}
+
 interface DoorAnswer {
   status: number;
   body: {
@@ -94,6 +109,7 @@ for (const postgres of [false, true]) {
       site = await startFixtureSite();
       for (const [path, html] of Object.entries(STATIC)) site.html(path, html);
       for (const [path, shell] of Object.entries(SHELLS)) site.html(path, shell.html);
+      addLoadingPatterns(site);
       service = await startService({ postgres });
     });
     after(async () => {
@@ -140,8 +156,10 @@ for (const postgres of [false, true]) {
     );
 
     it('every kind of shell is rendered, at the render price', oneStore, async () => {
-      for (const [path, shell] of Object.entries(SHELLS)) {
-        const { status, body } = await scrape(path);
+      const shells = Object.entries(SHELLS);
+      const answers = await inTurns(shells, 4, ([path]) => scrape(path));
+      for (const [index, [path, shell]] of shells.entries()) {
+        const { status, body } = answers[index] as DoorAnswer;
         assert.equal(status, 200, JSON.stringify(body));
         const markdown = body.data?.markdown ?? '';
         assert.match(markdown, new RegExp(shell.marker), path);
@@ -150,6 +168,24 @@ for (const postgres of [false, true]) {
         assert.equal(body.data?.metadata.creditsUsed, RENDER_PRICE, path);
       }
     });
+
+    it(
+      "every loading pattern: the door's default answers it whole, rendering only the shells",
+      oneStore,
+      async () => {
+        for (const pattern of LOADING_PATTERNS) {
+          const { status, body } = await scrape(pattern.path);
+          assert.equal(status, 200, `${pattern.name}: ${JSON.stringify(body)}`);
+          const markdown = body.data?.markdown ?? '';
+          assert.ok(markdown.includes(pattern.marker), `${pattern.name}: ${markdown}`);
+          assert.ok(!markdown.includes(pattern.placeholder), `${pattern.name}: ${markdown}`);
+          const engine = pattern.serverRendered ? 'fetch' : 'browser';
+          assert.equal(body.data?.metadata.engine, engine, pattern.name);
+          const price = pattern.serverRendered ? FETCH_PRICE : RENDER_PRICE;
+          assert.equal(body.data?.metadata.creditsUsed, price, pattern.name);
+        }
+      },
+    );
 
     it('an account with 5 credits fetches a static page', async () => {
       const account = await service.addAccount(5);
@@ -161,7 +197,7 @@ for (const postgres of [false, true]) {
 
     it('a shell the account cannot render: 402 with the figures, nothing charged', async () => {
       const account = await service.addAccount(5);
-      const { status, body } = await scrape('/shell/loading-text', account.apiKey);
+      const { status, body } = await scrape('/patterns/fetch-after-load', account.apiKey);
       assert.equal(status, 402);
       assert.equal(body.code, 'INSUFFICIENT_CREDITS');
       assert.equal(
