@@ -48,7 +48,11 @@ async function native(build: Build, url: string): Promise<string> {
   return answer.status === 200 ? text : `(${answer.status}) ${text}`;
 }
 
-async function door(build: Build, url: string): Promise<{ markdown: string; engine: string }> {
+async function door(
+  build: Build,
+  url: string,
+): Promise<{ markdown: string; engine: string; ms: number }> {
+  const started = performance.now();
   const answer = await fetch(`${build.server.url}/v2/scrape`, {
     method: 'POST',
     headers: {
@@ -64,6 +68,7 @@ async function door(build: Build, url: string): Promise<{ markdown: string; engi
   return {
     markdown: body.data?.markdown ?? `(${answer.status}) ${body.error}`,
     engine: body.data?.metadata?.engine ?? '-',
+    ms: performance.now() - started,
   };
 }
 
@@ -86,7 +91,7 @@ try {
 
   for (const build of builds) {
     console.log(`\n${build.label}`);
-    console.log('pattern            native  door   door engine');
+    console.log('pattern            native  door   door engine  door ms');
     let nativeWhole = 0;
     let doorWhole = 0;
     for (const pattern of LOADING_PATTERNS) {
@@ -99,7 +104,7 @@ try {
       nativeWhole += n ? 1 : 0;
       doorWhole += d ? 1 : 0;
       console.log(
-        `${pattern.name.padEnd(18)} ${String(n).padEnd(7)} ${String(d).padEnd(6)} ${answer.engine}`,
+        `${pattern.name.padEnd(18)} ${String(n).padEnd(7)} ${String(d).padEnd(6)} ${answer.engine.padEnd(12)} ${answer.ms.toFixed(0)}`,
       );
     }
     const all = LOADING_PATTERNS.length;
