@@ -50,6 +50,11 @@ export interface Config {
   nodeConcurrency: number;
   /** BROWSER_PAGES: concurrent pages in the browser pool, default 4. */
   browserPages: number;
+  /**
+   * RENDER_SETTLE_MAX_MS: the longest a `wait_until=settled` render (the default) waits after
+   * the load event for the page's own work to end, default 5000; within the caller's timeout.
+   */
+  renderSettleMaxMs: number;
   /** SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM, default 30000. */
   shutdownGraceMs: number;
   /** WEBHOOK_BACKOFF_MS: base of the webhook retry backoff, default 30000 (8 tries ≈ 1 h). */
@@ -181,6 +186,7 @@ export const DEFAULTS = {
   accountConcurrency: 10,
   nodeConcurrency: 64,
   browserPages: 4,
+  renderSettleMaxMs: 5_000,
   shutdownGraceMs: 30_000,
   webhookBackoffMs: 30_000,
   webhookTimeoutMs: 10_000,
@@ -341,6 +347,7 @@ export function loadConfig(env: Env = process.env): Config {
     accountConcurrency: integer(env, 'ACCOUNT_CONCURRENCY', DEFAULTS.accountConcurrency, 1, 10_000),
     nodeConcurrency: integer(env, 'NODE_CONCURRENCY', DEFAULTS.nodeConcurrency, 1, 100_000),
     browserPages: integer(env, 'BROWSER_PAGES', DEFAULTS.browserPages, 1, 256),
+    renderSettleMaxMs: integer(env, 'RENDER_SETTLE_MAX_MS', DEFAULTS.renderSettleMaxMs, 1, 120_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 600_000),
     webhookBackoffMs: integer(env, 'WEBHOOK_BACKOFF_MS', DEFAULTS.webhookBackoffMs, 1, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULTS.webhookTimeoutMs, 100, 120_000),

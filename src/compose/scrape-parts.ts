@@ -111,6 +111,7 @@ export async function buildScrapeParts(
     allowPrivateNetworks: config.allowPrivateNetworks,
     maxConcurrentPages: config.browserPages,
     maxBodyBytes: config.maxBodyBytes,
+    settleMaxMs: config.renderSettleMaxMs,
     guard: { lookup, ...policy },
     ...(hook ? { blockers: hook } : {}),
     health: proxyHealth,

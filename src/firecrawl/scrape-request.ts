@@ -13,6 +13,7 @@ import type {
   Instruction,
   ScrapeOptions,
   ScreenshotRequest,
+  WaitUntil,
 } from '../scrape/types.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
@@ -45,7 +46,7 @@ export interface FirecrawlScrapeOptions {
   maxAge?: number;
   storeInCache?: boolean;
   /** pagegrab's own: when a render counts as loaded. */
-  waitUntil?: 'load' | 'domcontentloaded' | 'networkidle';
+  waitUntil?: WaitUntil;
   /** pagegrab's own: a sticky session (the native `session_id`). */
   sessionId?: string;
 }
@@ -269,7 +270,7 @@ export function firecrawlScrapeOf(
     blockResources: [],
     instructions,
     timeoutMs: timeoutOf(options, version),
-    waitUntil: options.waitUntil ?? 'load',
+    waitUntil: options.waitUntil ?? DEFAULT_SCRAPE_OPTIONS.waitUntil,
     waitForMs,
     mobile,
     headers,

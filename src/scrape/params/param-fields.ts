@@ -32,7 +32,7 @@ export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Obje
   proxyCountry: null,
   instructions: [],
   timeoutMs: 60_000,
-  waitUntil: 'load',
+  waitUntil: 'settled',
   sessionId: null,
   // Other doors' options: the native API never sets them.
   waitForMs: 0,
@@ -158,10 +158,10 @@ export const paramFields: ParamFields = {
   waitUntil: {
     name: 'wait_until',
     description:
-      'When a render counts as loaded, before the instructions run: load (the load event: every resource), domcontentloaded (the document parsed; images and frames may still be loading) or networkidle (the load event, then no request for 500 ms, waited for up to 10 s: a page that keeps polling is taken as it is then). Used only with render=true.',
-    docDefault: 'load',
+      "When a render counts as loaded, before the instructions run: settled (the default: after the load event, once the page's own fetch, XHR, script and frame requests have ended, its short timers have run and its DOM has been quiet for 100 ms; requests left open (long polls, streams, polls that repeat) do not hold it, a client-side move (location change, meta refresh) is followed, and it ends at RENDER_SETTLE_MAX_MS, 5 s, after the load event at the latest), load (the load event: every resource), domcontentloaded (the document parsed; images and frames may still be loading) or networkidle (the load event, then no request for 500 ms, waited for up to 10 s: a page that keeps polling is taken as it is then). Used only with render=true.",
+    docDefault: 'settled',
     parse: parseWaitUntil,
-    toConfig: (value) => (value === 'load' ? undefined : value),
+    toConfig: (value) => (value === DEFAULT_SCRAPE_OPTIONS.waitUntil ? undefined : value),
   },
 };
 

@@ -7,6 +7,7 @@
  */
 import { type TProperties, Type } from '@sinclair/typebox';
 import { MAX_ACTIONS } from '../../../firecrawl/scrape-request.js';
+import { WAIT_UNTIL } from '../../../scrape/types.js';
 
 const closed = { additionalProperties: false } as const;
 
@@ -159,10 +160,8 @@ function scrapeOptionProperties(formats: typeof FormatV2) {
     storeInCache: Type.Optional(Type.Boolean({ default: true })),
     waitUntil: Type.Optional(
       Type.Union(
-        [Type.Literal('load'), Type.Literal('domcontentloaded'), Type.Literal('networkidle')],
-        {
-          description: 'pagegrab: when a render counts as loaded (default load)',
-        },
+        WAIT_UNTIL.map((w) => Type.Literal(w)),
+        { description: 'pagegrab: when a render counts as loaded (default settled)' },
       ),
     ),
     sessionId: Type.Optional(

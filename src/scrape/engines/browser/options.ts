@@ -62,6 +62,11 @@ export interface BrowserEngineOptions {
    */
   actionTimeoutMs?: number;
   /**
+   * The longest a `settled` render waits after the load event for the page's work to end
+   * (page-settle.ts), within the budget. Default RENDER_SETTLE_MAX_MS (5000 ms).
+   */
+  settleMaxMs?: number;
+  /**
    * Service workers: 'block' (default) because their fetches bypass the route that enforces
    * SSRF and resource blocking; 'allow' only for tests that prove the reset removes them.
    */
@@ -110,6 +115,7 @@ export function resolveOptions(options: BrowserEngineOptions): ResolvedBrowserOp
     operationTimeoutMs: positiveInt('operationTimeoutMs', options.operationTimeoutMs ?? 15_000),
     maxFullPageHeight: positiveInt('maxFullPageHeight', options.maxFullPageHeight ?? 16_384),
     actionTimeoutMs: positiveInt('actionTimeoutMs', options.actionTimeoutMs ?? 5_000),
+    settleMaxMs: positiveInt('settleMaxMs', options.settleMaxMs ?? DEFAULTS.renderSettleMaxMs),
     serviceWorkers: options.serviceWorkers ?? 'block',
     blockers: options.blockers,
     guard: options.guard,

@@ -11,6 +11,7 @@
  * script, switched off between renders. Anything else that cannot be undone (other init
  * scripts, a failed or timed-out request) retires the page instead.
  */
+import { randomUUID } from 'node:crypto';
 import type {
   Browser,
   BrowserContext,
@@ -29,6 +30,13 @@ import { PageBytes } from './page-bytes.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
+import {
+  observerScript,
+  PROBE,
+  SETTLE_WORLD,
+  type SettleProbe,
+  timersScript,
+} from './settle-scripts.js';
 import { presentInEveryTarget, type SharedWorkerIdentities } from './target-identity.js';
 
 /** The languages Chromium is launched with (`--accept-lang` in chromium-process.ts). */
@@ -152,10 +160,19 @@ export class WarmPage {
       });
       // Before the first page, so that it runs in every document of the context.
       await context.addInitScript({ content: patches });
+      // Unguessable, so that no page can ask the settle's questions or answer them.
+      const secret = `pg-${randomUUID()}`;
+      await context.addInitScript({ content: timersScript(secret) });
       const page = await context.newPage();
       keepHttpCacheOn(page);
       const bytes = PageBytes.watch(page);
       const cdp = await context.newCDPSession(page);
+      // Scripts for a named world are only added to new documents with the domain on.
+      await cdp.send('Page.enable');
+      await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
+        source: observerScript(secret),
+        worldName: SETTLE_WORLD,
+      });
       const warm = new WarmPage(key, context, page, cdp, network, identity, bytes);
       const targetIdentity = () => ({
         userAgentOverride: warm.userAgentOverride(),
@@ -525,6 +542,35 @@ export class WarmPage {
     });
     if (read.exceptionDetails) throw new Error('not evaluated');
     return read.result.value;
+  }
+
+  private settleContext: number | undefined;
+  /**
+   * The settle's report from its isolated world in the main frame's current document
+   * (settle-scripts.ts), or null when the document cannot be asked.
+   */
+  async probeSettle(): Promise<SettleProbe | null> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        // A new document has a new world: its context is looked up again once the old fails.
+        this.settleContext ??= (
+          await this.cdp.send('Page.createIsolatedWorld', {
+            frameId: await this.frameId(),
+            worldName: SETTLE_WORLD,
+          })
+        ).executionContextId;
+        const read = await this.cdp.send('Runtime.evaluate', {
+          contextId: this.settleContext,
+          expression: PROBE,
+          returnByValue: true,
+        });
+        if (read.exceptionDetails) return null;
+        return (read.result.value as SettleProbe | null) ?? null;
+      } catch {
+        this.settleContext = undefined;
+      }
+    }
+    return null;
   }
 
   /** Switches the page's scripts back on after an in-place reset; call before navigating. */
