@@ -10,7 +10,7 @@
  * the site's name.
  */
 import { createElement, descendants, type ElementNode, findFirst, removeNodes } from './dom.js';
-import { innerText } from './measure.js';
+import { innerText, textLength } from './measure.js';
 import { similar } from './scorable.js';
 import { squashName } from './site-labels.js';
 
@@ -134,11 +134,12 @@ const normalise = (s: string) =>
     .trim();
 
 /**
- * Puts `headline` as an h1 at the start of `article`, and takes out its repeats: every h1
+ * Puts `headline` as an h1 at the start of `article` (unless it holds no text), and takes out its repeats: every h1
  * that says the same, and a heading or paragraph among the first blocks that says it.
  */
 export function prependHeadline(article: ElementNode, headline: string): void {
-  if (!headline) return;
+  // a page whose text a script writes has nothing under its headline: it stays empty
+  if (!headline || textLength(article) === 0) return;
   const key = normalise(headline);
   const repeats = descendants(article).filter(
     (el) => el.tag === 'h1' && normalise(innerText(el)) === key,

@@ -50,9 +50,14 @@ describe('the headline of real article pages', () => {
     assert.doesNotMatch(md, /^# Cory Dransfeldt/m);
   });
 
-  it('takes the title when the page has no h1 (wcxb-4681)', () => {
-    const md = htmlToMarkdown(fixture('wcxb-4681'), 'http://127.0.0.1/story');
-    assert.equal(md.split('\n')[0], '# 2025 in Review: My favorite new-to-me games');
+  it('takes the title when the page has no h1 (wcxb-0437 without its h1)', () => {
+    const html = fixture('wcxb-0437').replace(/<h1[\s\S]*?<\/h1>/g, '');
+    const md = htmlToMarkdown(html, 'http://127.0.0.1/story');
+    assert.equal(md.split('\n')[0], '# A brief intro to git');
+  });
+
+  it('leaves a page whose text a script writes empty, without a headline (wcxb-4681)', () => {
+    assert.equal(htmlToMarkdown(fixture('wcxb-4681'), 'http://127.0.0.1/story'), '');
   });
 });
 
