@@ -25,6 +25,7 @@ import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
+import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
 import { collectScorable } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
@@ -48,6 +49,8 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
+/** The page's region (page-region.ts) replaces the extraction when it holds this many times its text. */
+const WIDE_REGION = 2;
 
 const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -128,7 +131,7 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const headline = withHeadline
     ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
     : '';
-  let content = extractedContent(body, title, site);
+  let content = extractedContent(doc.root, body, title, site);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
@@ -151,9 +154,15 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
-function extractedContent(body: ElementNode, title: string, site: Site): ElementNode {
+function extractedContent(
+  root: ElementNode,
+  body: ElementNode,
+  title: string,
+  site: Site,
+): ElementNode {
   removeChrome(body, textLength(body));
   const commentsAreContent = isThreadPage(body);
+  const region = pageRegion(root, body);
 
   let last: Required<ExtractFlags> | null = null;
   const { article: best, length: bestLength } = longestAttempt((attempt) => {
@@ -201,12 +210,21 @@ function extractedContent(body: ElementNode, title: string, site: Site): Element
       }
     }
   }
-  if (chosen) return chosen;
+  if (chosen) return widerRegion(chosen, region, site);
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
   trimArticle(whole, site);
   return whole;
+}
+
+/** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */
+function widerRegion(chosen: ElementNode, region: ElementNode | null, site: Site): ElementNode {
+  if (!region) return chosen;
+  const chosenLength = textLength(chosen);
+  if (textLength(region) < WIDE_REGION * chosenLength) return chosen;
+  trimArticle(region, site);
+  return textLength(region) >= WIDE_REGION * chosenLength ? region : chosen;
 }
 
 /**
