@@ -110,13 +110,14 @@ export function htmlToMarkdown(
 export function extractMainContent(
   html: string,
   pageUrl: string,
+  options: Pick<MarkdownOptions, 'headline'> = {},
 ): { html: string; markdown: string } {
   try {
     if (typeof html !== 'string' || html.length === 0) return { html: '', markdown: '' };
     const doc = parseDocument(html);
     resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(doc, body, true);
+    const chosen = mainContent(doc, body, options.headline !== false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
