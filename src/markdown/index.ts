@@ -224,8 +224,9 @@ function widerRegion(chosen: ElementNode, region: ElementNode | null, site: Site
   if (!region) return chosen;
   const chosenLength = textLength(chosen);
   if (textLength(region) < WIDE_REGION * chosenLength) return chosen;
-  trimArticle(region, site);
-  return textLength(region) >= WIDE_REGION * chosenLength ? region : chosen;
+  const copy = cloneElement(region);
+  trimArticle(copy, site);
+  return textLength(copy) >= WIDE_REGION * chosenLength ? copy : chosen;
 }
 
 /**

@@ -12,18 +12,30 @@
  * limits measured on the shared corpora split in two halves by a hash of the page id
  * (BENCHMARKS.md, issue 28): without them the region cost articles 0.016 and segments 0.008.
  */
-import { cloneElement } from './clone.js';
-import { descendants, type ElementNode, findFirst } from './dom.js';
+import { type ElementNode, findFirst } from './dom.js';
 import { textLength } from './measure.js';
 
 /** A `<main>` with less text than this is a shell (a script fills it), not the region. */
 const MIN_REGION = 200;
 
-/** A copy of the region of `body` (chrome already removed), or null when there is none. */
+/**
+ * The region of `body` (chrome already removed), or null when there is none. Not a copy:
+ * extraction works on copies and leaves it as it is; copy it (cloneElement) before trimming.
+ */
 export function pageRegion(root: ElementNode, body: ElementNode): ElementNode | null {
   if (saysArticle(root)) return null;
-  const main = descendants(body).find((el) => el.tag === 'main' || el.attrs.role === 'main');
-  return main && textLength(main) >= MIN_REGION ? cloneElement(main) : null;
+  const main = findMain(body);
+  return main && textLength(main) >= MIN_REGION ? main : null;
+}
+
+function findMain(el: ElementNode): ElementNode | null {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (child.tag === 'main' || child.attrs.role === 'main') return child;
+    const found = findMain(child);
+    if (found) return found;
+  }
+  return null;
 }
 
 function saysArticle(root: ElementNode): boolean {
