@@ -1,10 +1,11 @@
 /**
- * Markdown quality bench: the three shared corpora (articles, readability, segments) scored in
- * one run, and the per-page conversion time in process.
+ * Markdown quality bench: the four shared corpora (articles, readability, segments, wcxb)
+ * scored in one run, and the per-page conversion time in process.
  *
  *   node scripts/build.mjs   # the API mode runs the built service
  *   node --import tsx bench/markdown-quality.ts [--mode api|process] [--corpora a,b,c]
  *     [--out DIR] [--converter pagegrab|readability] [--worst N] [--warmup N] [--jobs N]
+ *     [--halves]
  *
  * --mode api (default): the built service runs as a child process (bench/lib/servers.ts), the
  * corpus pages are served from a loopback server in this process (articles and readability
@@ -15,11 +16,15 @@
  * --mode process: only the in-process conversion (decoded as the service decodes), scored;
  * quick to iterate with. --converter readability is process mode only.
  *
- * Scores: /work/shared/tools/score-markdown.mjs (articles, readability: markdown-f1) and
- * score-segments.mjs (segments: segments-f1; --worst N lists the pages with most misses).
+ * Scores: /work/shared/tools/score-markdown.mjs (articles, readability: markdown-f1),
+ * score-segments.mjs (segments: segments-f1; --worst N lists the pages with most misses) and
+ * score-wcxb.mjs (wcxb: wcxb-f1 and its per-page-type line).
+ * --halves: each corpus also scored on its two fixed halves (A: the first byte of the SHA-256
+ * of the page id is even; B: odd), so that a rule tuned on A and checked on B shows the gap.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,7 +47,7 @@ const CONVERTERS: Record<string, Converter> = {
 const { values } = parseArgs({
   options: {
     mode: { type: 'string', default: 'api' },
-    corpora: { type: 'string', default: 'articles,readability,segments' },
+    corpora: { type: 'string', default: 'articles,readability,segments,wcxb' },
     root: { type: 'string', default: '/work/shared/corpus' },
     tools: { type: 'string', default: '/work/shared/tools' },
     out: { type: 'string' },
@@ -50,6 +55,7 @@ const { values } = parseArgs({
     worst: { type: 'string', default: '0' },
     warmup: { type: 'string', default: '5' },
     jobs: { type: 'string', default: '4' },
+    halves: { type: 'boolean', default: false },
   },
 });
 const converter = CONVERTERS[values.converter ?? 'pagegrab'];
@@ -72,7 +78,7 @@ interface Page {
 interface Corpus {
   name: string;
   dir: string;
-  kind: 'markdown' | 'segments';
+  kind: 'markdown' | 'segments' | 'wcxb';
   pages: Page[];
 }
 
@@ -90,7 +96,8 @@ function loadCorpus(name: string): Corpus {
       bytes: gunzipSync(readFileSync(join(dir, `${id}.html.gz`))),
       contentType: segments ? 'text/html' : 'text/html; charset=utf-8',
     }));
-  return { name, dir, kind: segments ? 'segments' : 'markdown', pages };
+  const kind = segments ? 'segments' : name === 'wcxb' ? 'wcxb' : 'markdown';
+  return { name, dir, kind, pages };
 }
 
 const corpora = (values.corpora ?? '').split(',').filter(Boolean).map(loadCorpus);
@@ -168,21 +175,50 @@ function stats(list: number[]): string {
   return `median ${at(0.5).toFixed(1)} p90 ${at(0.9).toFixed(1)} max ${(sorted.at(-1) ?? 0).toFixed(1)}`;
 }
 
-function score(c: Corpus): string {
-  const segments = c.kind === 'segments';
-  const args = [
-    join(values.tools ?? '', segments ? 'score-segments.mjs' : 'score-markdown.mjs'),
-    '--corpus',
-    c.dir,
-    '--outputs',
-    outDir(c),
-  ];
-  if (segments && Number(values.worst) > 0) args.push('--worst', values.worst ?? '0');
+const SCORERS = {
+  markdown: 'score-markdown.mjs',
+  segments: 'score-segments.mjs',
+  wcxb: 'score-wcxb.mjs',
+} as const;
+const TRUTH_FILES = {
+  markdown: 'ground-truth.json',
+  segments: 'evaldata.json',
+  wcxb: 'ground-truth.json',
+} as const;
+
+/** The scorer's last line (and, for wcxb, its per-type line before it). */
+function score(c: Corpus, corpusDir = c.dir): string {
+  const args = [join(values.tools ?? '', SCORERS[c.kind]), '--corpus', corpusDir];
+  args.push('--outputs', outDir(c));
+  const worst = Number(values.worst) > 0 && corpusDir === c.dir;
+  if (worst) args.push('--worst', values.worst ?? '0');
   const scored = spawnSync(process.execPath, args, { encoding: 'utf8' });
   const lines = scored.stdout.trim().split('\n');
-  if (segments && Number(values.worst) > 0)
-    process.stdout.write(`${lines.slice(0, -2).join('\n')}\n`);
+  if (worst) process.stdout.write(`${lines.slice(0, -2).join('\n')}\n`);
+  if (c.kind === 'wcxb') return `${lines.at(-1) ?? scored.stderr}\n  ${lines.at(-2) ?? ''}`;
   return lines.at(-1) ?? scored.stderr;
+}
+
+/** Half A or B of a page id: fixed by the id alone, whatever the corpus's order. */
+const halfOf = (id: string): 'A' | 'B' =>
+  ((createHash('sha256').update(id).digest()[0] as number) & 1) === 0 ? 'A' : 'B';
+
+/** The corpus cut to one half: its truth file filtered, its pages linked. */
+function halfCorpus(c: Corpus, half: 'A' | 'B'): string {
+  const dir = join(outRoot, 'halves', `${c.name}-${half}`);
+  mkdirSync(dir, { recursive: true });
+  const file = TRUTH_FILES[c.kind];
+  const truth = JSON.parse(readFileSync(join(c.dir, file), 'utf8')) as Record<string, unknown>;
+  const kept = Object.fromEntries(Object.entries(truth).filter(([id]) => halfOf(id) === half));
+  writeFileSync(join(dir, file), JSON.stringify(kept));
+  for (const id of Object.keys(kept)) {
+    try {
+      symlinkSync(join(c.dir, `${id}.html.gz`), join(dir, `${id}.html.gz`));
+    } catch {
+      // linked by an earlier run
+    }
+  }
+  return dir;
 }
 
 process.stdout.write(`load average at start ${loadAverage()}\n`);
@@ -194,6 +230,11 @@ for (const c of corpora) {
   allTimes.push(...times);
   const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a), { id: '', ms: 0, cpuMs: 0 });
   lines.push(`${c.name} (${values.mode}): ${score(c)}`);
+  if (values.halves) {
+    for (const half of ['A', 'B'] as const) {
+      lines.push(`  half ${half}: ${score(c, halfCorpus(c, half))}`);
+    }
+  }
   lines.push(
     `  in-process ms/page (${values.converter}, ${times.length} pages): wall ${stats(times.map((t) => t.ms))}; ` +
       `cpu ${stats(times.map((t) => t.cpuMs))}; slowest ${slowest.id}`,

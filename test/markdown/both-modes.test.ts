@@ -54,7 +54,7 @@ describe('main-content Markdown with and without rendering', () => {
   it('is the same extraction on the fetched HTML and on the rendered DOM', async () => {
     const fetched = await markdown(false);
     const rendered = await markdown(true);
-    assert.match(fetched, /^## Part one\n\nParagraph 0 of the story/);
+    assert.match(fetched, /^# Story\n\n## Part one\n\nParagraph 0 of the story/);
     assert.match(fetched, /^- first point\n- second point$/m);
     assert.doesNotMatch(fetched, /NAVLINK|FOOTERTEXT|SCRIPTED/);
     assert.match(rendered, /SCRIPTED paragraph, added by the page script/);

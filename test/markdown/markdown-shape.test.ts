@@ -164,8 +164,9 @@ describe('Markdown shape: the headline', () => {
     assert.equal(out.match(/How bread rises/g)?.length, 1);
   });
 
-  it('is off by default', () => {
-    assert.match(htmlToMarkdown(titled(''), URL), /^Paragraph 0/);
+  it('is on by default, and off with headline: false', () => {
+    assert.match(htmlToMarkdown(titled(''), URL), /^# How bread rises\n\nParagraph 0/);
+    assert.match(htmlToMarkdown(titled(''), URL, { headline: false }), /^Paragraph 0/);
   });
 });
 

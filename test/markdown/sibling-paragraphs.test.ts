@@ -81,7 +81,7 @@ describe('sections of prose before the wrappers of the best block', () => {
       ),
       URL,
     );
-    assert.match(md, /^The lead says in two sentences/);
+    assert.match(md, /^# A story\n\nThe lead says in two sentences/);
     assert.match(md, /Paragraph 5 of the story/);
     assert.doesNotMatch(md, /contact form/);
   });

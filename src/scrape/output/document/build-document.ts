@@ -100,9 +100,12 @@ function htmlFormats(input: DocumentInput): Formats {
     const tap = tree ? undefined : facts;
     const clean: CleanOptions = { removeBase64Images: request.removeBase64Images };
     if (request.onlyMainContent) {
-      if (!request.html) out.markdown = htmlToMarkdown(page, pageUrl, tap ? { tap } : {});
+      // the caller's tags say what of the page they want: no headline they did not keep
+      const headline = !filtering;
+      if (!request.html)
+        out.markdown = htmlToMarkdown(page, pageUrl, { headline, ...(tap && { tap }) });
       else {
-        const main = extractMainContent(page, pageUrl);
+        const main = extractMainContent(page, pageUrl, { headline });
         out.markdown = main.markdown;
         out.html = cleaned(parsePage(main.html), base(), clean);
       }
