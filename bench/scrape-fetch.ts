@@ -11,13 +11,17 @@
  * figure is the median over the rounds (a shared machine's load moves within minutes):
  *   node --import tsx bench/scrape-fetch.ts --seconds 5 --rounds 3 --peer-dist /tmp/x/dist \
  *     --peer-label 'no request records'
+ * --levels 8 (or 1,8,32, the default) picks the concurrency levels; --profile DIR runs this
+ * build's services under `node --cpu-prof` into DIR and prints where their time went;
+ * --tmpfs false leaves out the tmpfs runs.
  * Targets: service >= 0.85x bare throughput, p50 added <= 2 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ChildServer, startChildServer } from './lib/child-server.js';
+import { printProfileSummary } from './lib/cpu-profile-summary.js';
 import { cpuSeconds, type LoadResult, loadAverage, runLoad } from './lib/load.js';
 
 const { values } = parseArgs({
@@ -26,10 +30,15 @@ const { values } = parseArgs({
     'peer-dist': { type: 'string' },
     'peer-label': { type: 'string', default: 'peer build' },
     rounds: { type: 'string', default: '1' },
+    levels: { type: 'string', default: '1,8,32' },
+    profile: { type: 'string' },
+    tmpfs: { type: 'string', default: 'true' },
   },
 });
 const durationMs = Number(values.seconds) * 1000;
-const LEVELS = [1, 8, 32];
+const LEVELS = (values.levels as string).split(',').map(Number);
+const profileDir = values.profile;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
 const peerDist = values['peer-dist'];
 const rounds = Number(values.rounds);
 
@@ -47,12 +56,15 @@ const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
   const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
   const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
-  return [name, () => startChildServer('service', [folder], env)];
+  const flags = profileDir && !peer ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  return [name, () => startChildServer('service', [folder], env, flags)];
 };
 const pairs: Server[][] = [
   [['bare undici', () => startChildServer('bare-fetch')]],
   peerDist ? [service('disk', false), service('disk', true)] : [service('disk', false)],
-  peerDist ? [service('tmpfs', false), service('tmpfs', true)] : [service('tmpfs', false)],
+  ...(values.tmpfs === 'false'
+    ? []
+    : [peerDist ? [service('tmpfs', false), service('tmpfs', true)] : [service('tmpfs', false)]]),
 ];
 type Row = LoadResult & { cpuMsPerRequest: number };
 /** Every round's rows per server; a peer and this build alternate which goes first. */
@@ -123,4 +135,9 @@ for (const [name, byRound] of results) {
         `${r.p50Ms.toFixed(2)} | ${(r.p50Ms - b.p50Ms).toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.cpuMsPerRequest.toFixed(2)} | ${r.errors} |`,
     );
   });
+}
+if (profileDir) {
+  // The largest profile is the service's main thread (workers write their own, smaller ones).
+  const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+  for (const name of files) printProfileSummary(join(profileDir, name), 15);
 }
