@@ -4,6 +4,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
@@ -105,6 +106,30 @@ function withStatementCache(database: SqliteDatabase.Database) {
 interface SqliteHandles {
   db: Kysely<Database>;
   reader: SqliteDatabase.Database;
+  /** Syncs the write-ahead log (what synchronous=FULL does at each commit), off the thread. */
+  flushLog(): Promise<void>;
+  closeLog(): Promise<void>;
+}
+
+/**
+ * The write-ahead log's file, opened once: it lives as long as the database is open (SQLite
+ * removes it only when its last connection closes) and is reused in place after checkpoints.
+ */
+function walSyncer(file: string): Pick<SqliteHandles, 'flushLog' | 'closeLog'> {
+  let handle: Promise<FileHandle> | null = null;
+  return {
+    flushLog: async () => {
+      // A failed open is tried again by the next flush, not remembered.
+      handle ??= open(`${file}-wal`, 'r').catch((error: unknown) => {
+        handle = null;
+        throw error;
+      });
+      await (await handle).datasync();
+    },
+    closeLog: async () => {
+      if (handle) await (await handle).close();
+    },
+  };
 }
 
 function openSqlite(dataDir: string): SqliteHandles {
@@ -123,7 +148,7 @@ function openSqlite(dataDir: string): SqliteHandles {
   const db = new Kysely<Database>({
     dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
   });
-  return { db, reader };
+  return { db, reader, ...walSyncer(file) };
 }
 
 /**
@@ -223,6 +248,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     } catch (error) {
       await db.destroy();
       sqlite.reader.close();
+      await sqlite.closeLog();
       throw error;
     }
   }
@@ -237,7 +263,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
     : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
   const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
-  const group = sqlite ? new CommitGroup(db) : null;
+  const group = sqlite ? new CommitGroup(db, sqlite.flushLog) : null;
   return {
     db,
     dialect,
@@ -248,6 +274,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     close: async () => {
       await db.destroy();
       sqlite?.reader.close();
+      await sqlite?.closeLog();
     },
   };
 }
