@@ -1,6 +1,6 @@
 /**
  * The `request_results` table (migration 011): the results of recent scrapes, for the request
- * log's detail. Written behind the answer, gzipped (kept-results.ts; `encoding`, migration
+ * log's detail. Written behind the answer, compressed (kept-results.ts; `encoding`, migration
  * 014); the purge removes results older than the operator's retention and, per account, the
  * oldest ones past its byte budget (counted in the results' own sizes, as before compression).
  */
@@ -16,7 +16,7 @@ export interface RequestResultsTable {
   /** The result's own size (the bytes answered), whatever `body`'s encoding. */
   size: number;
   created_at: number;
-  /** 'gzip', or null: `body` is the result itself (rows written before migration 014). */
+  /** 'br' (Brotli), or null: `body` is the result itself (as written before migration 014). */
   encoding: string | null;
 }
 
@@ -26,7 +26,7 @@ export interface StoredResult {
   createdAt: number;
 }
 
-/** A row as written by kept-results.ts: `stored` is `body` gzipped. */
+/** A row as written by kept-results.ts: `stored` is `body` compressed with Brotli. */
 export interface EncodedResult {
   requestId: string;
   accountId: string;
@@ -82,7 +82,7 @@ export async function saveRequestResult(
   );
 }
 
-/** Many gzipped results in one statement (kept-results.ts); a result already kept stays. */
+/** Many compressed results in one statement (kept-results.ts); a result already kept stays. */
 export async function saveRequestResults(
   db: Kysely<Database>,
   results: EncodedResult[],
@@ -98,7 +98,7 @@ export async function saveRequestResults(
         body: result.stored,
         size: result.body.length,
         created_at: result.createdAt,
-        encoding: 'gzip',
+        encoding: 'br',
       })),
     )
     .onConflict((oc) => oc.column('request_id').doNothing())

@@ -1,6 +1,6 @@
 /**
  * Kept results written behind the answer (issue 26), on both engines: read at once from the
- * queue, then stored gzipped, many in one write; a full queue or a failed write loses only
+ * queue, then stored compressed, many in one write; a full queue or a failed write loses only
  * results, never blocks or throws at the caller.
  */
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     let harness: TestStore | null = null;
     after(() => harness?.close());
 
-    test('a result reads back at once from the queue, then from its gzipped row', async () => {
+    test('a result reads back at once from the queue, then from its compressed row', async () => {
       harness ??= await openTestStore(engine);
       const { store } = harness;
       const kept = new KeptResults(store);
@@ -41,7 +41,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const { rows } = await sql<{ size: number; stored: number; encoding: string }>`
         select size, length(body) as stored, encoding from request_results
         where request_id = ${requestId}`.execute(store.db);
-      assert.equal(rows[0]?.encoding, 'gzip');
+      assert.equal(rows[0]?.encoding, 'br');
       assert.equal(Number(rows[0]?.size), body.length, 'size is the result as answered');
       assert.ok(Number(rows[0]?.stored) < body.length / 4, `${rows[0]?.stored} bytes stored`);
       const read = await new KeptResults(store).read('acc-a', requestId);
