@@ -27,20 +27,20 @@ const number = (text: string | undefined) => (text === undefined ? null : Number
 export const HEADLINES: Headline[] = [
   {
     name: 'plain scrape / bare proxy, concurrency 8, SQLite on disk',
-    args: ['scrape-fetch.ts', '--seconds', '4', '--levels', '8', '--tmpfs', 'false'],
+    args: ['scrape-fetch.ts', '--seconds', '3', '--levels', '8', '--tmpfs', 'false'],
     ratio: (out) =>
       number(/\| service, DATA_DIR on disk \| 8 \| [\d.]+ \| ([\d.]+) \|/.exec(out)?.[1]),
   },
   {
     name: 'render html / bare Playwright loop, concurrency 2',
-    args: ['scrape-render.ts', '12', '2'],
+    args: ['scrape-render.ts', '6', '2'],
     ratio: (out) => number(/route html \/ bare throughput: c=2: ([\d.]+)x/.exec(out)?.[1]),
   },
   {
     name: 'Firecrawl door / native, render=false (door-undici)',
     args: [
       'firecrawl-door.ts',
-      ...['--modes', 'fetch', '--arms', 'door-undici', '--rounds', '2', '--seconds', '3'],
+      ...['--modes', 'fetch', '--arms', 'door-undici', '--rounds', '1', '--seconds', '3'],
     ],
     ratio: (out) => number(/\| door-undici \(÷ [^)]+\) \| [^|]+\| ([\d.]+) /.exec(out)?.[1]),
   },

@@ -13,13 +13,18 @@
  *     --peer-label 'no request records'
  * --levels 8 (or 1,8,32, the default) picks the concurrency levels; --profile DIR runs this
  * build's services under `node --cpu-prof` into DIR and prints where their time went;
- * --tmpfs false leaves out the tmpfs runs.
+ * --tmpfs false leaves out the tmpfs runs; --postgres adds the service on PostgreSQL (the
+ * tests' server, test/helpers/postgres-server.mjs: on this machine, fsync off), a fresh
+ * database per service. --markdown: markdown=true against a bare proxy that converts with
+ * turndown in a worker thread (bare-fetch-markdown).
  * Targets: service >= 0.85x bare throughput, p50 added <= 2 ms.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startPostgres } from '../test/helpers/postgres-server.mjs';
 import { type ChildServer, startChildServer } from './lib/child-server.js';
 import { printProfileSummary } from './lib/cpu-profile-summary.js';
 import { cpuSeconds, type LoadResult, loadAverage, runLoad } from './lib/load.js';
@@ -33,6 +38,8 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '1,8,32' },
     profile: { type: 'string' },
     tmpfs: { type: 'string', default: 'true' },
+    postgres: { type: 'boolean', default: false },
+    markdown: { type: 'boolean', default: false },
   },
 });
 const durationMs = Number(values.seconds) * 1000;
@@ -43,6 +50,17 @@ const peerDist = values['peer-dist'];
 const rounds = Number(values.rounds);
 
 const fixture = await startChildServer('fixture');
+const postgres = values.postgres ? await startPostgres() : null;
+/** A fresh database on the bench's PostgreSQL, as a URL. */
+async function freshDatabase(): Promise<string> {
+  const admin = postgres?.adminUrl as string;
+  const name = `bench_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
 const page = encodeURIComponent(`${fixture.url}/big`);
 const dirs: string[] = [];
 const dataDir = (base: string) => {
@@ -51,6 +69,19 @@ const dataDir = (base: string) => {
   return dir;
 };
 type Server = [string, () => Promise<ChildServer>];
+/** This build, and with --peer-dist the peer's build, on PostgreSQL. */
+const onPostgres = (peer: boolean): Server => {
+  const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
+  const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, PostgreSQL`;
+  return [
+    name,
+    async () =>
+      startChildServer('service', [dataDir(tmpdir())], {
+        ...env,
+        BENCH_DATABASE_URL: await freshDatabase(),
+      }),
+  ];
+};
 /** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
 const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
   const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
@@ -60,8 +91,9 @@ const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
   return [name, () => startChildServer('service', [folder], env, flags)];
 };
 const pairs: Server[][] = [
-  [['bare undici', () => startChildServer('bare-fetch')]],
+  [['bare undici', () => startChildServer(values.markdown ? 'bare-fetch-markdown' : 'bare-fetch')]],
   peerDist ? [service('disk', false), service('disk', true)] : [service('disk', false)],
+  ...(postgres ? [peerDist ? [onPostgres(false), onPostgres(true)] : [onPostgres(false)]] : []),
   ...(values.tmpfs === 'false'
     ? []
     : [peerDist ? [service('tmpfs', false), service('tmpfs', true)] : [service('tmpfs', false)]]),
@@ -78,7 +110,7 @@ try {
         const rows: Row[] = [];
         for (const connections of LEVELS) {
           const path = server.apiKey
-            ? `/api/scraper?api_key=${server.apiKey}&url=${page}`
+            ? `/api/scraper?api_key=${server.apiKey}&url=${page}${values.markdown ? '&markdown=true' : ''}`
             : `/?url=${page}`;
           const cpuBefore = cpuSeconds(server.pid);
           const result = await runLoad({ url: `${server.url}${path}`, connections, durationMs });
@@ -94,6 +126,7 @@ try {
   }
 } finally {
   await fixture.stop();
+  await postgres?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
@@ -121,7 +154,7 @@ function median(rowsByRound: Row[][]): Row[] {
 
 const bare = median(results.get('bare undici') as Row[][]);
 console.log(
-  `scrape-fetch: 100 KB page, ${durationMs / 1000} s per level, ${rounds} round(s) (medians), load ${loadAverage()}`,
+  `scrape-fetch${values.markdown ? ' (markdown=true; bare: turndown in a worker)' : ''}: 100 KB page, ${durationMs / 1000} s per level, ${rounds} round(s) (medians), load ${loadAverage()}`,
 );
 console.log(
   '| server | conc | req/s | x bare | p50 ms | p50 added | p99 ms | server CPU ms/req | errors |',
