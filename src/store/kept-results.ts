@@ -8,7 +8,7 @@
  * statement on PostgreSQL.
  *
  * What a crash or kill -9 can lose: the results queued and not yet written (at most
- * MAX_PENDING_BYTES; typically the last few milliseconds' worth). Never a charge, a refund
+ * MAX_PENDING_BYTES; typically the last GATHER_MS, 25 ms, of results). Never a charge, a refund
  * or a record: those commit in the settle before the caller is answered. Until written, this
  * node reads a result from its queue, so its own caller never sees it missing.
  */
@@ -44,6 +44,11 @@ export interface KeptResult {
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 /** Results per write: bounds one transaction's hold on the writer. */
 const MAX_BATCH = 64;
+/**
+ * How long the first queued result waits for others to share its write: one commit for many
+ * scrapes even one at a time, for at most this much more that a crash can lose.
+ */
+const GATHER_MS = 25;
 
 interface Pending extends KeptResult {
   createdAt: number;
@@ -69,7 +74,7 @@ export class KeptResults {
     }
     this.pending.set(result.requestId, { ...result, createdAt: Date.now() });
     this.pendingBytes += result.body.length;
-    this.writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+    this.writing ??= new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS)).then(() =>
       this.writeAll(),
     );
   }

@@ -75,6 +75,23 @@ for (const engine of ['sqlite', 'postgres'] as const) {
   });
 }
 
+test('results kept a few turns apart, as scrapes one at a time settle, share one write', async () => {
+  let writes = 0;
+  const store = {
+    db: null,
+    transact: async () => {
+      writes++;
+    },
+  } as unknown as Pick<Store, 'db' | 'transact'>;
+  const kept = new KeptResults(store);
+  for (let i = 1; i <= 3; i++) {
+    kept.keep({ requestId: `t${i}`, accountId: 'a', contentType: 'text/html', body: page(i) });
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await kept.flush();
+  assert.equal(writes, 1);
+});
+
 test('past its byte bound the queue keeps nothing more until written', async () => {
   const waiting: (() => void)[] = [];
   const store = {
