@@ -35,7 +35,8 @@ export interface Store {
   /**
    * Runs `work` in a transaction of its own. On SQLite concurrent calls share one commit
    * (commit-group.ts), so `work` must only touch the database through `trx`; a unit that is
-   * not `durable` commits there without fsync.
+   * not `durable` answers before the log reaches the disk (SQLite: before the shared sync;
+   * PostgreSQL: synchronous_commit off for its transaction).
    */
   transact<T>(work: TransactionWork<T>, options?: UnitOptions): Promise<T>;
   close(): Promise<void>;
@@ -270,7 +271,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     readRows,
     dataVersion: () => (version ? (version.get() as number) : null),
     transact: (work, unitOptions) =>
-      group ? group.run(work, unitOptions) : db.transaction().execute(work),
+      group
+        ? group.run(work, unitOptions)
+        : db.transaction().execute(async (trx) => {
+            // A relaxed unit does not wait for the server's log flush (what the embedded
+            // engine's relaxed batches do); the next durable commit flushes it too.
+            if (unitOptions?.durable === false)
+              await sql`set local synchronous_commit = off`.execute(trx);
+            return work(trx);
+          }),
     close: async () => {
       await db.destroy();
       sqlite?.reader.close();
