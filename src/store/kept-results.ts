@@ -1,9 +1,9 @@
 /**
  * Kept results (the request log's detail, RESULT_RETENTION_DAYS) written behind the answer,
- * compressed (Brotli), in batches (issue 26): a 100 KB result written as a row in the settle's transaction
- * was most of what that transaction wrote, and the write-ahead log's growth forced checkpoints
- * on the event loop. The settle still writes the charge and the record; the result follows a
- * few milliseconds later, compressed off the event loop (the libuv pool), many results in one
+ * compressed, in batches (issue 26): a 100 KB result written as a row in the settle's
+ * transaction was most of what that transaction wrote, and the write-ahead log's growth forced
+ * checkpoints on the event loop. The settle still writes the charge and the record; the result follows a
+ * few milliseconds later, compressed with Brotli's fastest setting, many results in one
  * relaxed transaction on SQLite (no fsync: a lost result is only a missing detail) or one
  * statement on PostgreSQL.
  *
@@ -13,7 +13,7 @@
  * node reads a result from its queue, so its own caller never sees it missing.
  */
 import { promisify } from 'node:util';
-import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
+import { brotliCompressSync, brotliDecompress, constants } from 'node:zlib';
 import type { Store } from './db.js';
 import {
   readRequestResult,
@@ -22,13 +22,23 @@ import {
   saveRequestResults,
 } from './request-results.js';
 
-const compress = promisify(brotliCompress);
 const decompress = promisify(brotliDecompress);
 /**
  * Brotli at quality 1: on a 100 KB HTML page 0.35 ms of CPU for a fifth of the bytes, where
- * gzip -1 took 0.7 ms and gzip -6 1.3 ms for about the same (issue 26's note).
+ * gzip -1 took 0.7 ms and gzip -6 1.3 ms for about the same. Synchronously, on purpose: the
+ * asynchronous call cost the event loop more (0.8-1.3 ms a page: the encoder's set-up and the
+ * chunk callbacks) than the whole synchronous compression, and the pool's threads share the
+ * same cores (issue 26's note). The window fits a kept result (RESULT_MAX_BYTES, 2 MiB).
  */
-const BROTLI_FAST = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
+function compress(body: Buffer): Buffer {
+  return brotliCompressSync(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 1,
+      [constants.BROTLI_PARAM_LGWIN]: 21,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+}
 
 export interface KeptResult {
   requestId: string;
@@ -113,12 +123,7 @@ export class KeptResults {
       while (this.pending.size > 0) {
         const batch = [...this.pending.values()].slice(0, MAX_BATCH);
         try {
-          const rows = await Promise.all(
-            batch.map(async (result) => ({
-              ...result,
-              stored: await compress(result.body, BROTLI_FAST),
-            })),
-          );
+          const rows = batch.map((result) => ({ ...result, stored: compress(result.body) }));
           await this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
         } catch {
           // The database is out of reach or refused: these results are not kept.
