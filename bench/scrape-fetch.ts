@@ -11,13 +11,22 @@
  * figure is the median over the rounds (a shared machine's load moves within minutes):
  *   node --import tsx bench/scrape-fetch.ts --seconds 5 --rounds 3 --peer-dist /tmp/x/dist \
  *     --peer-label 'no request records'
+ * --levels 8 (or 1,8,32, the default) picks the concurrency levels; --profile DIR runs this
+ * build's services under `node --cpu-prof` into DIR and prints where their time went;
+ * --tmpfs false leaves out the tmpfs runs; --postgres adds the service on PostgreSQL (the
+ * tests' server, test/helpers/postgres-server.mjs: on this machine, fsync off), a fresh
+ * database per service. --markdown: markdown=true against a bare proxy that converts with
+ * turndown in a worker thread (bare-fetch-markdown).
  * Targets: service >= 0.85x bare throughput, p50 added <= 2 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startPostgres } from '../test/helpers/postgres-server.mjs';
 import { type ChildServer, startChildServer } from './lib/child-server.js';
+import { printProfileSummary } from './lib/cpu-profile-summary.js';
 import { cpuSeconds, type LoadResult, loadAverage, runLoad } from './lib/load.js';
 
 const { values } = parseArgs({
@@ -26,14 +35,32 @@ const { values } = parseArgs({
     'peer-dist': { type: 'string' },
     'peer-label': { type: 'string', default: 'peer build' },
     rounds: { type: 'string', default: '1' },
+    levels: { type: 'string', default: '1,8,32' },
+    profile: { type: 'string' },
+    tmpfs: { type: 'string', default: 'true' },
+    postgres: { type: 'boolean', default: false },
+    markdown: { type: 'boolean', default: false },
   },
 });
 const durationMs = Number(values.seconds) * 1000;
-const LEVELS = [1, 8, 32];
+const LEVELS = (values.levels as string).split(',').map(Number);
+const profileDir = values.profile;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
 const peerDist = values['peer-dist'];
 const rounds = Number(values.rounds);
 
 const fixture = await startChildServer('fixture');
+const postgres = values.postgres ? await startPostgres() : null;
+/** A fresh database on the bench's PostgreSQL, as a URL. */
+async function freshDatabase(): Promise<string> {
+  const admin = postgres?.adminUrl as string;
+  const name = `bench_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
 const page = encodeURIComponent(`${fixture.url}/big`);
 const dirs: string[] = [];
 const dataDir = (base: string) => {
@@ -42,17 +69,34 @@ const dataDir = (base: string) => {
   return dir;
 };
 type Server = [string, () => Promise<ChildServer>];
+/** This build, and with --peer-dist the peer's build, on PostgreSQL. */
+const onPostgres = (peer: boolean): Server => {
+  const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
+  const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, PostgreSQL`;
+  return [
+    name,
+    async () =>
+      startChildServer('service', [dataDir(tmpdir())], {
+        ...env,
+        BENCH_DATABASE_URL: await freshDatabase(),
+      }),
+  ];
+};
 /** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
 const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
   const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
   const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
-  return [name, () => startChildServer('service', [folder], env)];
+  const flags = profileDir && !peer ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  return [name, () => startChildServer('service', [folder], env, flags)];
 };
 const pairs: Server[][] = [
-  [['bare undici', () => startChildServer('bare-fetch')]],
+  [['bare undici', () => startChildServer(values.markdown ? 'bare-fetch-markdown' : 'bare-fetch')]],
   peerDist ? [service('disk', false), service('disk', true)] : [service('disk', false)],
-  peerDist ? [service('tmpfs', false), service('tmpfs', true)] : [service('tmpfs', false)],
+  ...(postgres ? [peerDist ? [onPostgres(false), onPostgres(true)] : [onPostgres(false)]] : []),
+  ...(values.tmpfs === 'false'
+    ? []
+    : [peerDist ? [service('tmpfs', false), service('tmpfs', true)] : [service('tmpfs', false)]]),
 ];
 type Row = LoadResult & { cpuMsPerRequest: number };
 /** Every round's rows per server; a peer and this build alternate which goes first. */
@@ -66,7 +110,7 @@ try {
         const rows: Row[] = [];
         for (const connections of LEVELS) {
           const path = server.apiKey
-            ? `/api/scraper?api_key=${server.apiKey}&url=${page}`
+            ? `/api/scraper?api_key=${server.apiKey}&url=${page}${values.markdown ? '&markdown=true' : ''}`
             : `/?url=${page}`;
           const cpuBefore = cpuSeconds(server.pid);
           const result = await runLoad({ url: `${server.url}${path}`, connections, durationMs });
@@ -82,6 +126,7 @@ try {
   }
 } finally {
   await fixture.stop();
+  await postgres?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
@@ -109,7 +154,7 @@ function median(rowsByRound: Row[][]): Row[] {
 
 const bare = median(results.get('bare undici') as Row[][]);
 console.log(
-  `scrape-fetch: 100 KB page, ${durationMs / 1000} s per level, ${rounds} round(s) (medians), load ${loadAverage()}`,
+  `scrape-fetch${values.markdown ? ' (markdown=true; bare: turndown in a worker)' : ''}: 100 KB page, ${durationMs / 1000} s per level, ${rounds} round(s) (medians), load ${loadAverage()}`,
 );
 console.log(
   '| server | conc | req/s | x bare | p50 ms | p50 added | p99 ms | server CPU ms/req | errors |',
@@ -123,4 +168,9 @@ for (const [name, byRound] of results) {
         `${r.p50Ms.toFixed(2)} | ${(r.p50Ms - b.p50Ms).toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.cpuMsPerRequest.toFixed(2)} | ${r.errors} |`,
     );
   });
+}
+if (profileDir) {
+  // The largest profile is the service's main thread (workers write their own, smaller ones).
+  const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+  for (const name of files) printProfileSummary(join(profileDir, name), 15);
 }

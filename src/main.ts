@@ -29,6 +29,7 @@ import { createMapService } from './map/map-service.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
+import { KeptResults } from './store/kept-results.js';
 import { purgeRequestResults } from './store/request-results.js';
 import { WorkflowService } from './workflows/workflow-service.js';
 
@@ -195,12 +196,18 @@ export async function startService(
       (parts) => parts.close(),
     );
     registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
+    const keptResults = new KeptResults(store);
+    startUp.add(() => keptResults.flush());
     const scraper = new ScrapeUseCase({
       store,
       planner: scrape.planner,
       admission: scrape.admission,
       pipeline: scrape.pipeline,
-      results: { keep: config.resultRetentionDays > 0, maxResultBytes: config.resultMaxBytes },
+      results: {
+        keep: config.resultRetentionDays > 0,
+        maxResultBytes: config.resultMaxBytes,
+        writer: keptResults,
+      },
       nodeName: () => nodeName,
       lateRefunds,
       metrics: {
@@ -255,6 +262,7 @@ export async function startService(
       services: {
         keys: new ApiKeyLookup(store),
         store,
+        keptResults,
         metrics,
         scraper,
         webhooks: webhooks.queue,
@@ -320,6 +328,7 @@ export async function startService(
         lateRefunds.close();
         await scrape.close();
         await map.close();
+        await keptResults.flush();
         await store.close();
         lock?.release();
       })();

@@ -15,10 +15,12 @@ export function startChildServer(
   kind: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  nodeFlags: string[] = [],
 ): Promise<ChildServer> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...nodeFlags,
       '--import',
       'tsx',
       // The service's heap growth set before its code loads, as `npm start` does.

@@ -6,7 +6,8 @@
  * LOG_LEVEL=info, logs to /dev/null by the parent; run `npm run build` first),
  * `bare-account` (bare Fastify returning an /api/account-shaped JSON), `bare-account-logged`
  * (the same with Fastify's own pino request logging, two lines per request), `bare-fetch` (bare
- * node:http server fetching ?url= with undici and returning the body), `bare-bytes FILE`
+ * node:http server fetching ?url= with undici and returning the body), `bare-fetch-markdown`
+ * (the same, converting the page with turndown in a worker thread), `bare-bytes FILE`
  * (bare node:http server answering every request with that file's bytes as JSON), `fixture`
  * (the test fixture site), `crawl-site N` (a generated link tree of N pages). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
  */
@@ -15,6 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import type * as AccountStore from '../../src/accounts/account-store.js';
@@ -53,6 +55,8 @@ if (kind === 'service') {
     DATA_DIR: dataDir,
     ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    // bench/scrape-fetch.ts --postgres: the service on PostgreSQL instead of DATA_DIR's SQLite.
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
     // Kept results (the request log's detail) on or off for a comparison; default: on.
     ...(process.env.RESULT_RETENTION_DAYS
       ? { RESULT_RETENTION_DAYS: process.env.RESULT_RETENTION_DAYS }
@@ -90,6 +94,44 @@ if (kind === 'service') {
       const body = Buffer.from(await answer.body.arrayBuffer());
       res.writeHead(200, {
         'content-type': 'text/html; charset=utf-8',
+        'content-length': body.length,
+      });
+      res.end(body);
+    } catch (error) {
+      res.writeHead(502).end(String(error));
+    }
+  });
+  server.listen(0, '127.0.0.1', () =>
+    ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+  );
+} else if (kind === 'bare-fetch-markdown') {
+  // bare-fetch, converting each page with turndown in one of 2 worker threads (the service's
+  // MARKDOWN_WORKERS default), round robin.
+  const agent = new Agent({ connections: 64 });
+  const workers = [0, 1].map(() => new Worker(new URL('./turndown-worker.mjs', import.meta.url)));
+  const waiting = new Map<number, (answer: { markdown?: string; error?: string }) => void>();
+  for (const worker of workers) {
+    worker.on('message', (answer: { id: number; markdown?: string; error?: string }) => {
+      waiting.get(answer.id)?.(answer);
+      waiting.delete(answer.id);
+    });
+  }
+  let next = 0;
+  const convert = (html: string) =>
+    new Promise<{ markdown?: string; error?: string }>((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      workers[id % workers.length]?.postMessage({ id, html });
+    });
+  const server = createServer(async (req, res) => {
+    const target = new URL(req.url ?? '/', 'http://x').searchParams.get('url') ?? '';
+    try {
+      const answer = await request(target, { dispatcher: agent });
+      const { markdown, error } = await convert(await answer.body.text());
+      if (markdown === undefined) throw new Error(error);
+      const body = Buffer.from(markdown);
+      res.writeHead(200, {
+        'content-type': 'text/markdown; charset=utf-8',
         'content-length': body.length,
       });
       res.end(body);

@@ -14,6 +14,7 @@ import type { Admission } from '../scrape/admission/admission.js';
 import type { BrowserEngine } from '../scrape/engines/browser/index.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
 import type { Store } from '../store/db.js';
+import type { KeptResults } from '../store/kept-results.js';
 import type { WorkflowService } from '../workflows/workflow-service.js';
 import type { Metrics } from './metrics.js';
 
@@ -22,6 +23,8 @@ export interface ApiServices {
   keys: Pick<ApiKeyLookup, 'find'>;
   /** /readyz checks the database answers. */
   store: Pick<Store, 'db'>;
+  /** The request log's kept results (those still queued read from the queue). */
+  keptResults: Pick<KeptResults, 'read' | 'info'>;
   metrics: Metrics;
   scraper: ScrapeUseCase;
   /** Takes scrapes with a webhook_url; null: such scrapes are answered directly. */

@@ -29,7 +29,7 @@ import { type AppError, appError, isAppError } from '../errors.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import { saveRequestResult } from '../store/request-results.js';
+import type { KeptResults } from '../store/kept-results.js';
 import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
 import type { Database } from '../store/schema.js';
 import type { Admission, NodeSlot, Release } from './admission/admission.js';
@@ -91,6 +91,8 @@ export interface ResultKeeping {
   keep: boolean;
   /** A result larger than this is not kept (its record still is). */
   maxResultBytes: number;
+  /** Writes them behind the answer (the settle only writes the charge and the record). */
+  writer: Pick<KeptResults, 'keep'>;
 }
 
 export interface ExecuteOptions {
@@ -319,8 +321,8 @@ export class ScrapeUseCase {
   }
 
   /**
-   * Charges (the target answered) or refunds (anything else), and writes the request record
-   * (and the result, when kept), in one transaction.
+   * Charges (the target answered) or refunds (anything else), and writes the request record,
+   * in one transaction; a kept result follows behind the answer (store/kept-results.ts).
    */
   async settle(plan: ScrapePlan, outcome: Outcome): Promise<Settlement> {
     const { store, metrics, results } = this.deps;
@@ -336,9 +338,17 @@ export class ScrapeUseCase {
         ? await settleCredits(trx, plan.accountId, charged, plan.requestId, reserved)
         : await refundCredits(trx, plan.accountId, reserved, plan.requestId);
       await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
-      if (kept) await saveRequestResult(trx, plan.requestId, plan.accountId, kept);
       return after;
     });
+    if (kept) {
+      const { requestId, accountId } = plan;
+      results?.writer.keep({
+        requestId,
+        accountId,
+        contentType: kept.contentType,
+        body: kept.body,
+      });
+    }
     metrics.scraped(plan.engine, plan.output, outcome.ok ? 'success' : outcome.error.code);
     if (charged > 0) metrics.charged(charged);
     return { charged, balance };

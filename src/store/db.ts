@@ -4,6 +4,7 @@
  */
 
 import { mkdirSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
@@ -34,7 +35,8 @@ export interface Store {
   /**
    * Runs `work` in a transaction of its own. On SQLite concurrent calls share one commit
    * (commit-group.ts), so `work` must only touch the database through `trx`; a unit that is
-   * not `durable` commits there without fsync.
+   * not `durable` answers before the log reaches the disk (SQLite: before the shared sync;
+   * PostgreSQL: synchronous_commit off for its transaction).
    */
   transact<T>(work: TransactionWork<T>, options?: UnitOptions): Promise<T>;
   close(): Promise<void>;
@@ -105,6 +107,30 @@ function withStatementCache(database: SqliteDatabase.Database) {
 interface SqliteHandles {
   db: Kysely<Database>;
   reader: SqliteDatabase.Database;
+  /** Syncs the write-ahead log (what synchronous=FULL does at each commit), off the thread. */
+  flushLog(): Promise<void>;
+  closeLog(): Promise<void>;
+}
+
+/**
+ * The write-ahead log's file, opened once: it lives as long as the database is open (SQLite
+ * removes it only when its last connection closes) and is reused in place after checkpoints.
+ */
+function walSyncer(file: string): Pick<SqliteHandles, 'flushLog' | 'closeLog'> {
+  let handle: Promise<FileHandle> | null = null;
+  return {
+    flushLog: async () => {
+      // A failed open is tried again by the next flush, not remembered.
+      handle ??= open(`${file}-wal`, 'r').catch((error: unknown) => {
+        handle = null;
+        throw error;
+      });
+      await (await handle).datasync();
+    },
+    closeLog: async () => {
+      if (handle) await (await handle).close();
+    },
+  };
 }
 
 function openSqlite(dataDir: string): SqliteHandles {
@@ -123,7 +149,7 @@ function openSqlite(dataDir: string): SqliteHandles {
   const db = new Kysely<Database>({
     dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
   });
-  return { db, reader };
+  return { db, reader, ...walSyncer(file) };
 }
 
 /**
@@ -223,6 +249,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     } catch (error) {
       await db.destroy();
       sqlite.reader.close();
+      await sqlite.closeLog();
       throw error;
     }
   }
@@ -237,17 +264,26 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
     : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
   const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
-  const group = sqlite ? new CommitGroup(db) : null;
+  const group = sqlite ? new CommitGroup(db, sqlite.flushLog) : null;
   return {
     db,
     dialect,
     readRows,
     dataVersion: () => (version ? (version.get() as number) : null),
     transact: (work, unitOptions) =>
-      group ? group.run(work, unitOptions) : db.transaction().execute(work),
+      group
+        ? group.run(work, unitOptions)
+        : db.transaction().execute(async (trx) => {
+            // A relaxed unit does not wait for the server's log flush (what the embedded
+            // engine's relaxed batches do); the next durable commit flushes it too.
+            if (unitOptions?.durable === false)
+              await sql`set local synchronous_commit = off`.execute(trx);
+            return work(trx);
+          }),
     close: async () => {
       await db.destroy();
       sqlite?.reader.close();
+      await sqlite?.closeLog();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The `request_results` table (migration 011): the results of recent scrapes, for the request
- * log's detail. Written in the settle's transaction; the purge removes results older than
- * the operator's retention and, per account, the oldest ones past its byte budget.
+ * log's detail. Written behind the answer, compressed (kept-results.ts; `encoding`, migration
+ * 014); the purge removes results older than the operator's retention and, per account, the
+ * oldest ones past its byte budget (counted in the results' own sizes, as before compression).
  */
 import { type Kysely, sql } from 'kysely';
 import { preparedQuery } from './prepared-query.js';
@@ -12,13 +13,26 @@ export interface RequestResultsTable {
   account_id: string;
   content_type: string;
   body: Buffer | Uint8Array;
+  /** The result's own size (the bytes answered), whatever `body`'s encoding. */
   size: number;
   created_at: number;
+  /** 'br' (Brotli), or null: `body` is the result itself (as written before migration 014). */
+  encoding: string | null;
 }
 
 export interface StoredResult {
   contentType: string;
   body: Buffer;
+  createdAt: number;
+}
+
+/** A row as written by kept-results.ts: `stored` is `body` compressed with Brotli. */
+export interface EncodedResult {
+  requestId: string;
+  accountId: string;
+  contentType: string;
+  body: Buffer;
+  stored: Buffer;
   createdAt: number;
 }
 
@@ -68,14 +82,38 @@ export async function saveRequestResult(
   );
 }
 
+/** Many compressed results in one statement (kept-results.ts); a result already kept stays. */
+export async function saveRequestResults(
+  db: Kysely<Database>,
+  results: EncodedResult[],
+): Promise<void> {
+  if (results.length === 0) return;
+  await tables(db)
+    .insertInto('request_results')
+    .values(
+      results.map((result) => ({
+        request_id: result.requestId,
+        account_id: result.accountId,
+        content_type: result.contentType,
+        body: result.stored,
+        size: result.body.length,
+        created_at: result.createdAt,
+        encoding: 'br',
+      })),
+    )
+    .onConflict((oc) => oc.column('request_id').doNothing())
+    .execute();
+}
+
+/** The row as stored: `body` in its `encoding` (kept-results.ts decodes it). */
 export async function readRequestResult(
   db: Kysely<Database>,
   accountId: string,
   requestId: string,
-): Promise<StoredResult | null> {
+): Promise<(StoredResult & { encoding: string | null }) | null> {
   const row = await tables(db)
     .selectFrom('request_results')
-    .select(['content_type', 'body', 'created_at'])
+    .select(['content_type', 'body', 'created_at', 'encoding'])
     .where('request_id', '=', requestId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
@@ -84,6 +122,7 @@ export async function readRequestResult(
     contentType: row.content_type,
     body: Buffer.from(row.body),
     createdAt: Number(row.created_at),
+    encoding: row.encoding,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * Group commit: concurrent units share commits, each gets its own answer, and a failing
- * unit fails alone (its writes gone, its batch-mates committed).
+ * Group commit: concurrent units share commits, each gets its own answer, a failing unit
+ * fails alone (its writes gone, its batch-mates committed), and durable units answer after a
+ * sync of the log that runs while the next batches commit.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,7 +10,26 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { CommitGroup } from '../../src/store/commit-group.js';
 import type { Database } from '../../src/store/schema.js';
 
-async function setUp() {
+/** A log sync the test ends by hand: `syncs` are those asked for, `finish` ends the oldest. */
+function manualFlush() {
+  const waiting: (() => void)[] = [];
+  let asked = 0;
+  return {
+    flushLog: () =>
+      new Promise<void>((resolve) => {
+        asked++;
+        waiting.push(resolve);
+      }),
+    asked: () => asked,
+    finish: () => waiting.shift()?.(),
+  };
+}
+
+const turns = async (n = 5) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+async function setUp(flushLog: () => Promise<void> = async () => {}) {
   let commits = 0;
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: new SqliteDatabase(':memory:') }),
@@ -18,7 +38,7 @@ async function setUp() {
     },
   });
   await sql`create table t (n integer primary key)`.execute(db);
-  return { db, group: new CommitGroup(db), commits: () => commits };
+  return { db, group: new CommitGroup(db, flushLog), commits: () => commits };
 }
 
 const insert = (n: number) => async (trx: Kysely<Database>) => {
@@ -65,18 +85,59 @@ test('a failing unit fails alone: its batch-mates commit, its writes are gone', 
   assert.deepEqual(await stored(db), [1, 2, 3]);
 });
 
-test('a relaxed batch commits without fsync and leaves the connection durable; one durable unit makes it durable', async () => {
+test('every batch commits without fsync and leaves the connection durable for other writers', async () => {
   const { db, group } = await setUp();
   const setting = async (trx: Kysely<Database>) =>
     (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(trx)).rows[0]?.synchronous;
-  // Alone, then batched: relaxed units see NORMAL (1), a batch with a durable unit FULL (2).
+  // Alone or batched, relaxed or durable: NORMAL (1) inside; FULL (2) outside.
   assert.equal(await group.run(setting, { durable: false }), 1);
-  const relaxed = await Promise.all([
-    group.run(setting, { durable: false }),
-    group.run(setting, { durable: false }),
-  ]);
-  assert.deepEqual(relaxed, [1, 1]);
   const mixed = await Promise.all([group.run(setting, { durable: false }), group.run(setting)]);
-  assert.deepEqual(mixed, [2, 2]);
+  assert.deepEqual(mixed, [1, 1]);
   assert.equal(await setting(db), 2);
+});
+
+test('a durable unit answers only after a log sync that began after its commit; the writer goes on meanwhile', async () => {
+  const flush = manualFlush();
+  const { db, group } = await setUp(flush.flushLog);
+  const answered: number[] = [];
+  const track = (p: Promise<number>) => p.then((n) => answered.push(n));
+  const first = track(group.run(insert(1)));
+  await turns();
+  assert.deepEqual(await stored(db), [1], 'committed before its sync');
+  assert.equal(flush.asked(), 1);
+  assert.deepEqual(answered, [], 'no answer before the sync ends');
+  // While that sync runs, more batches commit: a relaxed one answers at once, the durable
+  // ones wait for one further sync, which they share.
+  const relaxed = track(group.run(insert(2), { durable: false }));
+  await turns();
+  const second = track(group.run(insert(3)));
+  await turns();
+  const third = track(group.run(insert(4)));
+  await turns();
+  await relaxed;
+  assert.deepEqual(await stored(db), [1, 2, 3, 4]);
+  assert.deepEqual(answered, [20]);
+  assert.equal(flush.asked(), 1, 'the next sync waits for the running one');
+  flush.finish();
+  await first;
+  assert.deepEqual(
+    answered,
+    [20, 10],
+    'a sync that began before units 3 and 4 does not answer them',
+  );
+  await turns();
+  assert.equal(flush.asked(), 2, 'one sync for both');
+  flush.finish();
+  await Promise.all([second, third]);
+  assert.deepEqual(answered.slice(2).sort(), [30, 40]);
+});
+
+test('a failed log sync fails the durable units that waited for it, not the relaxed ones', async () => {
+  const { group } = await setUp(() => Promise.reject(new Error('EIO')));
+  const answers = await Promise.allSettled([
+    group.run(insert(1), { durable: false }),
+    group.run(insert(2)),
+  ]);
+  assert.equal(answers[0].status, 'fulfilled');
+  assert.match(String((answers[1] as PromiseRejectedResult).reason), /EIO/);
 });

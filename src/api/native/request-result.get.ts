@@ -5,14 +5,13 @@
  */
 import { Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
-import { readRequestResult } from '../../store/request-results.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
 import { defineRoute } from '../route.js';
 import { ApiKeyQuery, workflowRouteBase } from '../workflow-route-options.js';
 import { RequestIdParams } from './request.get.js';
 
-export default defineRoute((app, { store }) => {
+export default defineRoute((app, { keptResults }) => {
   app.get(
     '/api/requests/:id/result',
     {
@@ -32,7 +31,7 @@ export default defineRoute((app, { store }) => {
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const accountId = accountOf(request).id;
-      const result = await readRequestResult(store.db, accountId, id);
+      const result = await keptResults.read(accountId, id);
       if (!result) throw appError('RESULT_NOT_KEPT');
       const download = (request.query as { download?: string }).download === 'true';
       return reply

@@ -6,7 +6,6 @@
 import { Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
 import { findRequest } from '../../store/request-log.js';
-import { resultInfo } from '../../store/request-results.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
 import { finishedAtOf, LogDetailSchema, logRecordJson } from '../request-log.js';
@@ -15,7 +14,7 @@ import { ApiKeyQuery, workflowRouteBase } from '../workflow-route-options.js';
 
 export const RequestIdParams = Type.Object({ id: Type.String({ description: 'A request id' }) });
 
-export default defineRoute((app, { store }) => {
+export default defineRoute((app, { store, keptResults }) => {
   app.get(
     '/api/requests/:id',
     {
@@ -40,7 +39,7 @@ export default defineRoute((app, { store }) => {
         workflowName,
         params: record.params === null ? null : (JSON.parse(record.params) as object),
         finishedAt: finishedAtOf(record),
-        result: await resultInfo(store.db, accountId, id),
+        result: await keptResults.info(accountId, id),
       };
     },
   );

@@ -11,6 +11,7 @@ import * as crawls from './009-crawls.js';
 import * as requestLog from './011-request-log.js';
 import * as requestLogScale from './012-request-log-scale.js';
 import * as reservationHolders from './013-reservation-holders.js';
+import * as keptResultsEncoding from './014-kept-results-encoding.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -26,6 +27,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '011-request-log': { up: (db) => requestLog.up(db, dialect) },
     '012-request-log-scale': { up: (db) => requestLogScale.up(db, dialect) },
     '013-reservation-holders': { up: (db) => reservationHolders.up(db) },
+    '014-kept-results-encoding': { up: (db) => keptResultsEncoding.up(db) },
   };
   return { getMigrations: async () => all };
 }
