@@ -26,6 +26,7 @@ import type { ContextNetwork } from './context-network.js';
 import { keepHttpCacheOn } from './http-cache.js';
 import { PageBytes } from './page-bytes.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
+import { type NetworkSession, PendingRequests } from './page-settle.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
 import {
@@ -520,6 +521,11 @@ export class WarmPage {
       const html = await this.page.content();
       return html.length > maxChars ? null : html;
     }
+  }
+
+  /** The page's requests in flight for a settle, on the session its probes use. */
+  watchRequests(): Promise<PendingRequests> {
+    return PendingRequests.watch(this.cdp as unknown as NetworkSession);
   }
 
   private settleContext: number | undefined;
