@@ -195,7 +195,15 @@ export async function settle(
   const end = loadedAt + Math.min(limits.maxMs, budget.remaining() - limits.reserveMs);
   let workEnded = 0;
   for (let now = loadedAt; now < end; now = Date.now()) {
-    const probe = await budget.race(target.probeSettle());
+    // A renderer too busy to answer within the window ends the settle, not the scrape.
+    const late = () => Object.assign(new Error('the page did not answer'), { name: 'LateProbe' });
+    const probe = await budget
+      .race(target.probeSettle(), { ms: end - now, onCap: late })
+      .catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'LateProbe') return 'late' as const;
+        throw error;
+      });
+    if (probe === 'late') return;
     now = Date.now();
     // A document that cannot be asked (no HTML, nothing to observe) is judged by its requests.
     const page = probe ?? { loaded: true, sinceChangeMs: null, timers: false, refreshing: false };
