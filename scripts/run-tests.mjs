@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Runs every test file under test/ with node:test (TypeScript through tsx), with one
 // PostgreSQL server started for the whole run (each suite creates its own database in it).
+// The longest files start first (test-order.mjs). `--record <file>` writes each file's
+// seconds there (run-test-files.mjs), to refresh scripts/test-seconds.json after a full run.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBin, startPostgres } from '../test/helpers/postgres-server.mjs';
+import { startOrder } from './test-order.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,9 +22,15 @@ function testFiles(dir) {
   return found.sort();
 }
 
-const filters = process.argv.slice(2);
-const files = testFiles(join(root, 'test')).filter(
-  (file) => filters.length === 0 || filters.some((f) => file.includes(f)),
+const argv = process.argv.slice(2);
+const record = argv[0] === '--record' ? argv.splice(0, 2) : [];
+const filters = argv;
+const seconds = JSON.parse(readFileSync(join(root, 'scripts', 'test-seconds.json'), 'utf8'));
+const files = startOrder(
+  testFiles(join(root, 'test')).filter(
+    (file) => filters.length === 0 || filters.some((f) => file.includes(f)),
+  ),
+  seconds,
 );
 
 let postgres = null;
@@ -32,11 +41,9 @@ if (findPostgresBin()) {
   console.error('[pagegrab] PostgreSQL not installed: its test halves will be skipped');
 }
 
-// The per-test timeout only guards against a hang: a file of crawls over two nodes takes
-// minutes on a busy 2-core machine, and a guard that fires there is a false failure.
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files],
+  ['--import', 'tsx', join(root, 'scripts', 'run-test-files.mjs'), ...record, ...files],
   {
     stdio: 'inherit',
     cwd: root,

@@ -54,7 +54,17 @@ const catalog = {
   KEY_NOT_FOUND: [404, () => 'API key not found!'],
   LAST_KEY: [400, () => "The account's last active key cannot be revoked; rotate it instead"],
   TOO_MANY_KEYS: [400, (max: number) => `An account holds at most ${max} active keys`],
-  INSUFFICIENT_CREDITS: [402, () => 'Insufficient credits to make the request.'],
+  /**
+   * The contract's text on the native door; the Firecrawl door's, in Firecrawl's words, says
+   * what the request needed (an escalated engine's price) and what the account has.
+   */
+  INSUFFICIENT_CREDITS: [
+    402,
+    (needed?: number, balance?: number) =>
+      needed === undefined
+        ? 'Insufficient credits to make the request.'
+        : `Insufficient credits to perform this request: it needs ${needed} ${needed === 1 ? 'credit' : 'credits'} and the account has ${balance ?? 0}.`,
+  ],
   INSTRUCTION_FAILED: [
     422,
     (index: number, kind: string, reason: string) =>

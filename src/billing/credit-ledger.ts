@@ -100,7 +100,11 @@ async function move(
   return rows[0] ? Number(rows[0].credits) : null;
 }
 
-/** Takes `amount` credits if the balance allows; returns the balance after, or null if short. */
+/**
+ * Takes `amount` credits if the balance allows; returns the balance after, or null if short.
+ * A request may reserve more than once (its engine escalated): every reserve row of a request
+ * belongs to its one reservation, which ends once (`reservedFor` sums them).
+ */
 export async function reserveCredits(
   db: Kysely<Database>,
   accountId: string,
@@ -114,6 +118,26 @@ export async function reserveCredits(
     await record(trx, accountId, requestId, 'reserve', -amount, balance, hold);
     return balance;
   });
+}
+
+const reservesOf = preparedQuery((db, requestId: string) =>
+  db
+    .selectFrom('ledger')
+    .select((eb) => eb.fn.sum<string | number | null>('amount').as('total'))
+    .where('request_id', '=', requestId)
+    .where('kind', '=', 'reserve'),
+);
+
+/** What a request has reserved in all (its reserve rows, an escalated one has several). */
+export async function reservedFor(db: Kysely<Database>, requestId: string): Promise<number> {
+  const { rows } = await db.executeQuery(reservesOf(db, requestId));
+  return -Number(rows[0]?.total ?? 0);
+}
+
+/** The account's balance now; null: no such account. */
+export async function creditsOf(db: Kysely<Database>, accountId: string): Promise<number | null> {
+  const { rows } = await db.executeQuery(balanceOf(db, accountId));
+  return rows[0] ? Number(rows[0].credits) : null;
 }
 
 /**

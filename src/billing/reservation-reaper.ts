@@ -14,7 +14,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { refundCredits } from './credit-ledger.js';
+import { refundCredits, reservedFor } from './credit-ledger.js';
 
 export interface ReaperOptions {
   /** A reservation with no holder, older than this and with no end, is refunded. Default 10 minutes. */
@@ -31,7 +31,7 @@ type OpenReservations = ReturnType<typeof openReservations>;
 function openReservations(db: Kysely<Database>) {
   return db
     .selectFrom('ledger as l')
-    .select(['l.account_id', 'l.request_id', 'l.amount'])
+    .select(['l.account_id', 'l.request_id'])
     .where('l.kind', '=', 'reserve')
     .where('l.request_id', 'is not', null)
     .where(({ not, exists, selectFrom }) =>
@@ -59,9 +59,15 @@ function openReservations(db: Kysely<Database>) {
 async function refundAll(db: Kysely<Database>, query: OpenReservations): Promise<number> {
   const rows = await query.execute();
   let refunded = 0;
+  const seen = new Set<string>();
   for (const row of rows) {
+    const requestId = row.request_id as string;
+    // An escalated request has several reserve rows and one end: all of them go back at once.
+    if (seen.has(requestId)) continue;
+    seen.add(requestId);
     try {
-      await refundCredits(db, row.account_id, -Number(row.amount), row.request_id as string);
+      const amount = await reservedFor(db, requestId);
+      await refundCredits(db, row.account_id, amount, requestId);
       refunded++;
     } catch {
       // Another node (or the request itself) ended it first: the unique index said no.

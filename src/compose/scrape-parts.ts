@@ -13,10 +13,12 @@ import {
   createMemoryAccountSlots,
 } from '../scrape/admission/admission.js';
 import {
+  type ConsentRejectorAssets,
   installConsentRejector,
   loadConsentRejectorAssets,
 } from '../scrape/blockers/consent-rejector.js';
 import {
+  COOKIE_NOTICES,
   collectDomTokensInPage,
   cosmeticCss,
   type FilterEngines,
@@ -103,15 +105,7 @@ export async function buildScrapeParts(
     health: proxyHealth,
     sessions,
   });
-  const consentAssets = loadConsentRejectorAssets();
-  const hook: BrowserBlockersHook | null = filters
-    ? {
-        matchesNetworkBlock: (request, which) => matchesNetworkBlock(filters, request, which),
-        cosmeticCss: (pageUrl, which, dom) => cosmeticCss(filters, pageUrl, which, dom),
-        collectDomTokensInPage,
-        installConsentRejector: (page) => installConsentRejector(page, consentAssets),
-      }
-    : null;
+  const hook = filters ? browserBlockersHook(filters, loadConsentRejectorAssets()) : null;
   const browser = createBrowserEngine({
     ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
     allowPrivateNetworks: config.allowPrivateNetworks,
@@ -149,5 +143,19 @@ export async function buildScrapeParts(
     async close() {
       await Promise.allSettled([fetch.close(), browser.close(), output.close(), sessions.close()]);
     },
+  };
+}
+
+/** The blockers as the browser engine asks them, over the loaded engines and autoconsent. */
+export function browserBlockersHook(
+  filters: FilterEngines,
+  consentAssets: ConsentRejectorAssets,
+): BrowserBlockersHook {
+  return {
+    matchesNetworkBlock: (request, which) => matchesNetworkBlock(filters, request, which),
+    cosmeticCss: (pageUrl, which, dom) => cosmeticCss(filters, pageUrl, which, dom),
+    bannerCss: (pageUrl, dom) => cosmeticCss(filters, pageUrl, COOKIE_NOTICES, dom),
+    collectDomTokensInPage,
+    installConsentRejector: (page) => installConsentRejector(page, consentAssets),
   };
 }

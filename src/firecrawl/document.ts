@@ -1,7 +1,8 @@
 /**
  * A scrape's PageDocument (the pipeline's `document` output) as Firecrawl's Document: its
  * field names, metadata (sourceURL, url, statusCode, scrapeId, creditsUsed, proxyUsed,
- * cacheState) and screenshots as links served by pagegrab, or inline when asked.
+ * cacheState, and pagegrab's `engine`) and screenshots as links served by pagegrab, or inline
+ * when asked.
  */
 import type { PageDocument, UsedResources } from '../scrape/types.js';
 
@@ -62,6 +63,9 @@ export async function firecrawlDocumentOf(
         facts.used?.proxyType === 'residential' || facts.used?.proxyType === 'mobile'
           ? 'stealth'
           : 'basic',
+      // Firecrawl's Document has no field for it: which engine served, `fetch` or `browser`
+      // (the door renders only the pages that need it, and charges the render only then).
+      ...(facts.used ? { engine: facts.used.engine } : {}),
       cacheState: facts.cacheState,
       ...(facts.cachedAt ? { cachedAt: facts.cachedAt } : {}),
     },

@@ -112,11 +112,12 @@ async function loadUnblocked(
 }
 
 /**
- * Load, with the plan's second chances: a fetched page that plainly needs JavaScript is
- * rendered (renderWhenNeeded), and when
- * the pool's proxies were all blocked the plan's residential proxies are tried
- * (escalation). The result says which engine and proxy type it used; when every attempt
- * was blocked the scrape fails with TARGET_BLOCKED, never answering the block page.
+ * Load, with the plan's second chances: a fetched page that is an application shell
+ * (needs-javascript.ts) is rendered (renderWhenNeeded), and when the pool's proxies were all
+ * blocked the plan's residential proxies are tried (escalation). Each dearer way is paid for
+ * before it is taken (`run.escalate`: 402 when the account cannot). The result says which
+ * engine and proxy type it used; when every attempt was blocked the scrape fails with
+ * TARGET_BLOCKED, never answering the block page.
  */
 async function loadPage(run: ScrapeRun, parts: PipelineParts) {
   const blocks: Blocks = { attempts: 0, last: null };
@@ -124,10 +125,12 @@ async function loadPage(run: ScrapeRun, parts: PipelineParts) {
   let page = await loadUnblocked(run, used.engine, run.proxies, parts, blocks);
   if (page && used.engine === 'fetch' && run.options.renderWhenNeeded && needsJavascript(page)) {
     used = { ...used, engine: 'browser' };
+    await run.escalate?.(used);
     page = await loadUnblocked(run, 'browser', run.proxies, parts, blocks);
   }
   if (!page && run.escalation) {
     used = { ...used, proxyType: 'residential' };
+    await run.escalate?.(used);
     page = await loadUnblocked(run, used.engine, run.escalation, parts, blocks);
   }
   if (!page) throw appError('TARGET_BLOCKED', blocks.attempts, blocks.last ?? 'unknown');
@@ -138,5 +141,5 @@ export async function runPipeline(run: ScrapeRun, parts: PipelineParts): Promise
   const { page, used } = await loadPage(run, parts);
   const block = staticBlocks({ ...run, engine: used.engine }, page, parts.filters);
   const result = await parts.output.produce(run, page, block);
-  return run.prices ? { ...result, used } : result;
+  return { ...result, used };
 }

@@ -76,9 +76,9 @@ export function createPlanner(
         proxies: Object.freeze(proxies),
         escalation,
         ...(prices ? { prices } : {}),
-        price: prices
-          ? Math.max(...Object.values(prices))
-          : priceOf(pricing, options.render, options.proxyType),
+        // The first way only: a choice that costs more reserves the difference when the
+        // pipeline takes it (ScrapeRun.escalate), so a small balance still pays for a fetch.
+        price: priceOf(pricing, options.render, options.proxyType),
         // Browser contexts are never shared between accounts.
         isolationKey: request.accountId,
       });
@@ -151,6 +151,7 @@ export function startRun(
   plan: ScrapePlan,
   parentSignal?: AbortSignal,
   followRedirect?: ScrapeRun['followRedirect'],
+  escalate?: ScrapeRun['escalate'],
 ): { run: ScrapeRun; dispose(): void } {
   const { timeoutMs } = plan.options;
   const controller = new AbortController();
@@ -164,6 +165,7 @@ export function startRun(
       deadline: Date.now() + timeoutMs,
       signal: controller.signal,
       ...(followRedirect ? { followRedirect } : {}),
+      ...(escalate ? { escalate } : {}),
     },
     dispose() {
       clearTimeout(timer);

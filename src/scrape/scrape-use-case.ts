@@ -11,12 +11,16 @@
  * (`holdNode`, 503) so that a saturated node refuses before any database work. Nothing here
  * knows about HTTP; failures are catalog errors.
  */
+
+import type { Kysely } from 'kysely';
 import type { Account } from '../accounts/account-store.js';
 import {
+  creditsOf,
   type ReservationHold,
   refundCredits,
   refundIfReserved,
   reserveCredits,
+  reservedFor,
   SETTLE_GRACE_MS,
   settleCredits,
 } from '../billing/credit-ledger.js';
@@ -27,6 +31,7 @@ import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { saveRequestResult } from '../store/request-results.js';
 import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
+import type { Database } from '../store/schema.js';
 import type { Admission, NodeSlot, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
@@ -41,6 +46,7 @@ import type {
   ScrapePlan,
   ScrapeResult,
   ScrapeRun,
+  UsedResources,
 } from './types.js';
 
 export interface Settlement {
@@ -172,18 +178,25 @@ export class ScrapeUseCase {
     requestId: string = newId(),
     source: RequestSource = 'firecrawl',
   ): Promise<ScrapePlan> {
-    return this.reserve({
-      requestId,
-      accountId: account.id,
-      concurrencyLimit: account.concurrencyLimit,
-      workflowId: null,
-      options,
-      createdAt: Date.now(),
-      source,
-    });
+    return this.reserve(
+      {
+        requestId,
+        accountId: account.id,
+        concurrencyLimit: account.concurrencyLimit,
+        workflowId: null,
+        options,
+        createdAt: Date.now(),
+        source,
+      },
+      true,
+    );
   }
 
-  private async reserve(request: PlanRequest): Promise<ScrapePlan> {
+  /**
+   * `figures`: a 402 says what the request needed and what the account has (the Firecrawl
+   * door's text); without, the contract's fixed text (the native door).
+   */
+  private async reserve(request: PlanRequest, figures = false): Promise<ScrapePlan> {
     const { store, planner } = this.deps;
     const { workflowId } = request;
     let plan: ScrapePlan | null = null;
@@ -199,7 +212,10 @@ export class ScrapeUseCase {
         (trx) => reserveCredits(trx, planned.accountId, planned.price, planned.requestId, hold),
         { durable: false },
       );
-      if (balance === null) throw appError('INSUFFICIENT_CREDITS');
+      if (balance === null) {
+        if (!figures) throw appError('INSUFFICIENT_CREDITS');
+        throw await this.shortOf(planned.accountId, planned.price);
+      }
       return planned;
     } catch (error) {
       if (plan && isDatabaseUnavailable(error)) {
@@ -217,6 +233,40 @@ export class ScrapeUseCase {
       }
       throw error;
     }
+  }
+
+  /** The 402 of a request that needed `needed` credits, with the account's balance. */
+  private async shortOf(accountId: string, needed: number) {
+    const balance = (await creditsOf(this.deps.store.db, accountId)) ?? 0;
+    return appError('INSUFFICIENT_CREDITS', needed, balance);
+  }
+
+  /**
+   * A run's `escalate`: before the pipeline loads the page a dearer way, the reservation
+   * grows by the difference (one conditional reserve, so concurrent escalations never
+   * overdraw); a balance that cannot cover it ends the run with a 402 saying what the way
+   * costs and what the account has. The settle then returns the reservation whole.
+   */
+  private escalation(plan: ScrapePlan): ScrapeRun['escalate'] {
+    const { prices } = plan;
+    if (!prices) return undefined;
+    let reserved = plan.price;
+    return async (to: UsedResources) => {
+      const needed = prices[priceKey(to.engine, to.proxyType)] ?? plan.price;
+      if (needed <= reserved) return;
+      const hold = this.holdOf(plan, plan.options.timeoutMs);
+      const balance = await this.deps.store.transact(
+        (trx) => reserveCredits(trx, plan.accountId, needed - reserved, plan.requestId, hold),
+        { durable: false },
+      );
+      if (balance === null) throw await this.shortOf(plan.accountId, needed);
+      reserved = needed;
+    };
+  }
+
+  /** What a plan holds now: an escalated one more than its `price`, as the ledger says. */
+  private reservedOf(db: Kysely<Database>, plan: ScrapePlan): Promise<number> {
+    return plan.prices ? reservedFor(db, plan.requestId) : Promise.resolve(plan.price);
   }
 
   private holdOf(request: PlanRequest, budgetMs: number): ReservationHold | null {
@@ -262,7 +312,9 @@ export class ScrapeUseCase {
     this.lateRefunds.retry(() =>
       withRecord
         ? this.settle(plan, { ok: false, error: databaseUnavailable() })
-        : refundCredits(store.db, plan.accountId, plan.price, plan.requestId),
+        : store.transact(async (trx) =>
+            refundCredits(trx, plan.accountId, await this.reservedOf(trx, plan), plan.requestId),
+          ),
     );
   }
 
@@ -278,10 +330,11 @@ export class ScrapeUseCase {
         : null;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
     const balance = await store.transact(async (trx) => {
-      // A plan with a choice reserved its dearest way; what was not used goes back.
+      // A plan with a choice may have reserved more than the way it used: the rest goes back.
+      const reserved = await this.reservedOf(trx, plan);
       const after = outcome.ok
-        ? await settleCredits(trx, plan.accountId, charged, plan.requestId, plan.price)
-        : await refundCredits(trx, plan.accountId, plan.price, plan.requestId);
+        ? await settleCredits(trx, plan.accountId, charged, plan.requestId, reserved)
+        : await refundCredits(trx, plan.accountId, reserved, plan.requestId);
       await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
       if (kept) await saveRequestResult(trx, plan.requestId, plan.accountId, kept);
       return after;
@@ -303,7 +356,12 @@ export class ScrapeUseCase {
 
   private async run(plan: ScrapePlan, options: ExecuteOptions): Promise<Outcome> {
     const { admission, pipeline } = this.deps;
-    const { run, dispose } = startRun(plan, options.signal, options.followRedirect);
+    const { run, dispose } = startRun(
+      plan,
+      options.signal,
+      options.followRedirect,
+      this.escalation(plan),
+    );
     let release: Release | null = null;
     try {
       release = await admission.admit(

@@ -192,8 +192,9 @@ export interface PagePlan {
   readonly escalation?: readonly ProxyEndpoint[] | null;
   /**
    * What each way the page may be loaded costs, keyed `<engine>:<proxy type>`, when the plan
-   * leaves a choice (renderWhenNeeded, proxyEscalation): the settle charges the one used and
-   * returns the rest of the reservation (`price`, the most it can cost).
+   * leaves a choice (renderWhenNeeded, proxyEscalation): the reservation starts at the first
+   * way's (`price`) and grows when the run takes a dearer one (`ScrapeRun.escalate`); the
+   * settle charges the one used and returns the rest.
    */
   readonly prices?: Readonly<Record<string, number>>;
   /**
@@ -226,7 +227,10 @@ export interface ScrapePlan extends PagePlan {
    * existed, which count as `api` or `workflow`.
    */
   readonly source?: RequestSource;
-  /** Credits reserved now, settled if the target answers. */
+  /**
+   * Credits reserved now (with a choice: what the first way costs), settled if the target
+   * answers.
+   */
   readonly price: number;
   readonly createdAt: number;
   /** A scheduled run's due time and catch-up mark (its record says so). */
@@ -247,6 +251,13 @@ export interface ScrapeRun extends PagePlan {
    * with FETCH_FAILED. The fetch engine asks; a render's redirects are Chromium's own.
    */
   readonly followRedirect?: (url: URL) => Promise<boolean>;
+  /**
+   * Called before the run loads the page a dearer way than its plan's first (a render after
+   * the fetch, residential proxies after blocks): the scrape's reservation grows to that
+   * way's price, or this throws 402 (INSUFFICIENT_CREDITS) and the run ends there. Absent:
+   * the reservation already covers every way.
+   */
+  readonly escalate?: (to: UsedResources) => Promise<void>;
 }
 
 /** What an engine hands back. */

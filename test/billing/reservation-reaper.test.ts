@@ -1,6 +1,7 @@
 /**
- * A reservation whose request died with its node is refunded by the sweep, exactly once even
- * when several nodes sweep at the same moment; settled, refunded, recent and pending-webhook
+ * A reservation whose request died with its node is refunded by the sweep, whole (an
+ * escalated request's every reserve row) and exactly once even when several nodes sweep at
+ * the same moment; settled, refunded, recent and pending-webhook
  * reservations are left alone.
  */
 import assert from 'node:assert/strict';
@@ -28,6 +29,8 @@ async function scenario(store: Store): Promise<void> {
   for (const id of ['abandoned-1', 'abandoned-2', 'settled', 'refunded', 'webhook', 'recent']) {
     assert.notEqual(await reserveCredits(store.db, account.id, 10, id), null);
   }
+  // An escalated request (its engine went from fetch to browser) reserved twice: one end.
+  assert.notEqual(await reserveCredits(store.db, account.id, 5, 'abandoned-2'), null);
   await settleCredits(store.db, account.id, 10, 'settled');
   await refundCredits(store.db, account.id, 10, 'refunded');
   await store.db
@@ -57,7 +60,7 @@ async function scenario(store: Store): Promise<void> {
     .set({ created_at: Date.now() - HOUR })
     .where('request_id', '!=', 'recent')
     .execute();
-  assert.equal((await getAccount(store.db, account.id))?.credits, 50);
+  assert.equal((await getAccount(store.db, account.id))?.credits, 45);
 
   const sweeps = await Promise.all([
     refundAbandonedReservations(store.db),

@@ -1,12 +1,11 @@
 /**
- * Runs the real `pagegrab` command line (src/cli/main.ts through tsx) as a child process, for
- * the tests of `serve` and `accounts`: what an operator types, with a temp DATA_DIR.
+ * Runs the real `pagegrab` command line as a child process (the build when current, else
+ * through tsx: helpers/pagegrab-command.ts), for the tests of `serve` and `accounts`: what an
+ * operator types, with a temp DATA_DIR.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+import { pagegrabCommand } from '../helpers/pagegrab-command.js';
 
 export function cliEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -31,7 +30,7 @@ export function runCli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...nodeArgs, '--import', 'tsx', CLI, ...args],
+      [...nodeArgs, ...pagegrabCommand(), ...args],
       { env, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -52,7 +51,7 @@ export interface ServeProcess {
 
 /** `pagegrab serve`; the address comes from Fastify's "Server listening at" log line. */
 export function spawnServe(env: NodeJS.ProcessEnv): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
+  const child = spawn(process.execPath, [...pagegrabCommand(), 'serve'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
 /**
- * One service node as a real process (`node --import tsx src/cli/main.ts serve`), the way an
+ * One service node as a real process (`pagegrab serve`: helpers/pagegrab-command.ts), the way an
  * operator runs several of them on one DATABASE_URL, plus the `accounts create` command line.
  * A process, not an in-process app: kill -9 and SIGTERM must hit a whole node.
  */
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../helpers/free-port.js';
+import { pagegrabCommand } from '../helpers/pagegrab-command.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const cli = join(root, 'src', 'cli', 'main.ts');
 const run = promisify(execFile);
 
 export interface ServiceNode {
@@ -70,7 +70,7 @@ export async function startNode(
 ): Promise<ServiceNode> {
   const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'pagegrab-node-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
+  const child = spawn(process.execPath, [...pagegrabCommand(), 'serve'], {
     cwd: root,
     env: nodeEnv(databaseUrl, dataDir, { PORT: String(port), ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,7 +124,7 @@ export async function createAccountCli(
   const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'pagegrab-cli-'));
   try {
     const name = `scale-${Math.random().toString(36).slice(2, 10)}`;
-    const args = ['--import', 'tsx', cli, 'accounts', 'create', '--name', name];
+    const args = [...pagegrabCommand(), 'accounts', 'create', '--name', name];
     args.push('--credits', String(credits), '--concurrency', String(concurrency), '--json');
     const { stdout } = await run(process.execPath, args, {
       cwd: root,

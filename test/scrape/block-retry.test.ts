@@ -3,7 +3,8 @@
  * proxies' exit addresses with a Cloudflare challenge. A blocked answer is retried on the
  * pool's next proxy and the scrape is charged once; when every proxy is blocked the caller
  * gets TARGET_BLOCKED (502, not charged), never the block page as a 200; a session stays on
- * its proxy; the Firecrawl door's proxy "auto" goes on to a residential proxy; /metrics
+ * its proxy; the Firecrawl door's proxy "auto" goes on to a residential proxy, paid for when
+ * it does (402 when the account cannot); /metrics
  * counts the blocks per proxy by a label without credentials.
  */
 import assert from 'node:assert/strict';
@@ -165,6 +166,29 @@ for (const postgres of [false, true]) {
       assert.deepEqual(seen.slice(3), ['127.0.0.5']);
       // Charged once, at the residential fetch's price (1 x 10).
       assert.equal(await balance(), before - 10);
+    });
+
+    test('Firecrawl proxy "auto": an account that cannot pay the residential proxy gets a 402 with the figures, not charged', async () => {
+      blocked.clear();
+      for (const address of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) blocked.add(address);
+      seen.length = 0;
+      // Enough for the pool's fetch (1), not for the residential one (1 x 10).
+      const poor = await service.addAccount(5);
+      const answer = await fetch(`${service.baseUrl}/v2/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${poor.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: site.url('/catalogue'), proxy: 'auto', maxAge: 0 }),
+      });
+      assert.equal(answer.status, 402);
+      const body = (await answer.json()) as { error: string; code: string };
+      assert.equal(
+        body.error,
+        'Insufficient credits to perform this request: it needs 10 credits and the account has 4.',
+      );
+      assert.equal(body.code, 'INSUFFICIENT_CREDITS');
+      assert.equal(seen.length, 3, 'the pool tried, the residential proxy not');
+      const account = await fetch(`${service.baseUrl}/api/account?api_key=${poor.apiKey}`);
+      assert.equal(((await account.json()) as { credits: number }).credits, 5);
     });
 
     test('/metrics counts blocks per proxy, by a label without credentials', async () => {

@@ -87,13 +87,13 @@ describe('the plan is complete and immutable', () => {
   });
 });
 
-describe('a plan with a choice reserves its dearest way and prices each', () => {
+describe('a plan with a choice reserves its first way and prices each', () => {
   const { baseFetch, baseRender, multipliers } = pricing;
-  it('renderWhenNeeded: fetch first, the render price reserved, both priced', () => {
+  it('renderWhenNeeded: fetch first, the fetch price reserved, both priced', () => {
     const base = request({});
     const plan = planner().plan({ ...base, options: { ...base.options, renderWhenNeeded: true } });
     assert.equal(plan.engine, 'fetch');
-    assert.equal(plan.price, baseRender);
+    assert.equal(plan.price, baseFetch);
     assert.deepEqual(plan.prices, {
       'fetch:datacenter': baseFetch,
       'browser:datacenter': baseRender,
@@ -111,7 +111,11 @@ describe('a plan with a choice reserves its dearest way and prices each', () => 
       withResidential.escalation?.map((p) => p.type),
       ['residential'],
     );
-    assert.equal(withResidential.price, Math.ceil(baseFetch * multipliers.residential));
+    assert.equal(withResidential.price, Math.ceil(baseFetch * multipliers.datacenter));
+    assert.equal(
+      withResidential.prices?.['fetch:residential'],
+      Math.ceil(baseFetch * multipliers.residential),
+    );
     const without = planner().plan({
       ...base,
       options: { ...base.options, proxyEscalation: true },

@@ -4,7 +4,7 @@
  * the account scrapes again well within the scrape's timeout + 60 s (the guard, not a timing
  * assertion; before, it got 402 for the reaper's 10 minutes). On the embedded engine (the
  * data-dir lock: every held reservation is dead) and on PostgreSQL (the node's NODE_NAME).
- * Runs the built service: `node scripts/build.mjs` after changing src/.
+ * Its nodes run the build when current, else through tsx (helpers/pagegrab-command.ts).
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -78,8 +78,7 @@ async function oneCreditAccount(env: Record<string, string>): Promise<string> {
 
 async function killMidScrapeAndRestart(env: Record<string, string>): Promise<void> {
   const account = { apiKey: await oneCreditAccount(env) };
-  // The built service (dist/): a node started with tsx takes ~15 s on a busy machine.
-  const first = await spawnServe(env, { built: true });
+  const first = await spawnServe(env);
   let second: ServeProcess | null = null;
   try {
     const arrivals = heldArrivals;
@@ -88,7 +87,7 @@ async function killMidScrapeAndRestart(env: Record<string, string>): Promise<voi
     await first.kill();
     assert.equal(await cut, 0, 'the killed node never answered');
 
-    second = await spawnServe(env, { built: true });
+    second = await spawnServe(env);
     const node = second;
     await until(async () => (await scrape(node, account.apiKey, '/page')) === 200, GUARD_MS);
     assert.equal(await scrape(node, account.apiKey, '/page'), 402, 'its one credit is spent now');

@@ -100,9 +100,16 @@ const NO_CAPACITY: ReadonlySet<ErrorCode> = new Set(['TOO_MANY_CONCURRENT', 'NOD
 const CAPACITY_WAIT_MS = 500;
 
 function ended(stored: StoredPage): PageStep {
-  return stored.ok
-    ? { type: 'end', state: 'done', errorCode: null, error: null }
-    : { type: 'end', state: 'failed', errorCode: stored.code, error: stored.error };
+  if (stored.ok) return { type: 'end', state: 'done', errorCode: null, error: null };
+  return {
+    type: 'end',
+    state: 'failed',
+    errorCode: stored.code,
+    error: stored.error,
+    // A page that could not pay for its render (its engine escalated) stops the batch as a
+    // refused reservation does: the pages after it could not pay either.
+    ...(stored.code === 'INSUFFICIENT_CREDITS' ? { stopBatch: stored.error } : {}),
+  };
 }
 
 function refused(error: AppError): PageStep {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { filterCompactRules } from '@duckduckgo/autoconsent';
-import type { Frame, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 
 type CompactRules = Parameters<typeof filterCompactRules>[0];
 
@@ -29,23 +29,43 @@ export interface ConsentOutcome {
   detected: string[];
   /** An opt-out ran and succeeded / failed (null: none ran). */
   optOut: boolean | null;
+  /** Autoconsent found a platform's pop-up open (any frame). */
+  popupShown: boolean;
   /** Autoconsent finished in some frame. */
   done: boolean;
   /** The wait ended because the budget ran out. */
   timedOut: boolean;
 }
 
+/** One render's consent rejection: what autoconsent did in the documents of that render. */
 export interface ConsentRejection {
   readonly outcome: ConsentOutcome;
   /**
-   * Resolves when autoconsent has finished (opted out or closed the pop-up), when no consent
-   * platform showed up for `quietMs` after detection started in the main frame, or after
-   * `budgetMs`, whichever comes first. Never rejects.
-   * @param quietMs default 1500: autoconsent retries detection on DOM mutations without end,
-   *   so "nothing found" is only ever a quiet period; late banners (injected by a script after
-   *   `load`) usually show within it.
+   * Resolves when autoconsent has finished (opted out or closed the pop-up), or when no
+   * consent platform is there to wait for, or after `budgetMs`, whichever comes first.
+   * Never rejects. An open pop-up is always waited for (bounded).
+   * @param quietMs default 1500: while a banner may be in the page (`bannerInPage`), how long
+   *   autoconsent gets after detection started in the main frame (or after this call) to
+   *   detect it: autoconsent retries detection on DOM mutations without end, so "nothing
+   *   found" is only ever a quiet period.
+   * @param bannerInPage default true (the caller cannot tell). False when the caller looked
+   *   (the cookie-notice list matches nothing visible in the page): unless autoconsent found
+   *   a pop-up open, it resolves at once, neither waiting out the quiet period nor for a
+   *   platform whose script is there but whose banner is not shown.
    */
-  settled(budgetMs: number, quietMs?: number): Promise<ConsentOutcome>;
+  settled(budgetMs: number, quietMs?: number, bannerInPage?: boolean): Promise<ConsentOutcome>;
+}
+
+/**
+ * The rejector installed on a page: its binding and content script stay for the page's life
+ * (Chromium cannot remove either), so the page is kept for renders that want rejection, each
+ * switching it on with `begin()`. Between renders (`end()`) autoconsent is not answered, so
+ * it never starts in whatever document the page holds.
+ * The first rejection is begun by the install, so a page used once needs no `begin()`.
+ */
+export interface ConsentRejector extends ConsentRejection {
+  begin(): ConsentRejection;
+  end(): void;
 }
 
 /** Reads `dist/autoconsent.playwright.js` and `rules/compact-rules.json`: both hidden by exports. */
@@ -83,9 +103,6 @@ const CONFIG = {
   },
 } as const;
 
-/** Lifecycle states after which a frame does nothing more. */
-const FINAL = new Set(['nothingDetected', 'optOutSucceeded', 'optOutFailed', 'done']);
-
 interface Message {
   type: string;
   id?: string;
@@ -96,36 +113,51 @@ interface Message {
   state?: { lifecycle?: string };
 }
 
-async function reply(frame: Frame, message: object): Promise<void> {
+/**
+ * Runs `expression` in the frame's page world. The main frame's goes straight through CDP:
+ * Playwright's `evaluate` first loads its own script into each new document, which on a
+ * small page costs as much as the rest of the rejector (bench/render-blockers.ts).
+ */
+async function evaluateIn(frame: Frame, cdp: CDPSession, expression: string): Promise<unknown> {
+  if (frame.parentFrame() !== null) return await frame.evaluate(expression);
+  const answer = await cdp.send('Runtime.evaluate', {
+    expression,
+    returnByValue: true,
+    awaitPromise: true,
+  });
+  if (answer.exceptionDetails) throw new Error('the expression threw');
+  return answer.result.value;
+}
+
+async function reply(frame: Frame, cdp: CDPSession, message: object): Promise<void> {
   try {
-    await frame.evaluate(`autoconsentReceiveMessage(${JSON.stringify(message)})`);
+    await evaluateIn(frame, cdp, `autoconsentReceiveMessage(${JSON.stringify(message)})`);
   } catch {
     // The frame navigated or was detached: its instance is gone, nothing to answer.
   }
 }
 
 /**
- * Installs the rejector on a page before its first navigation. Returns a handle whose
- * `settled(budgetMs)` lets the engine wait (bounded) before taking its output.
+ * Installs the rejector on a page before its first navigation and begins its first
+ * rejection. `settled(budgetMs)` lets the engine wait (bounded) before taking its output.
  * @param assets default: read from the installed package (pass shared assets to avoid re-reading)
  */
 export async function installConsentRejector(
   page: Page,
   assets: ConsentRejectorAssets = loadConsentRejectorAssets(),
-): Promise<ConsentRejection> {
-  const outcome: ConsentOutcome = { detected: [], optOut: null, done: false, timedOut: false };
-  let mainFinal = false;
-  let mainStartedAt = 0;
-  const waiters = new Set<() => void>();
-  const changed = (): void => {
-    for (const wake of waiters) wake();
-  };
+): Promise<ConsentRejector> {
+  let run = new Run();
+  let active = true;
+  const cdp = await page.context().newCDPSession(page);
 
   await page.exposeBinding('autoconsentSendMessage', async ({ frame }, raw: unknown) => {
     const msg = raw as Message;
+    const current = active ? run : null;
     switch (msg.type) {
       case 'init':
-        await reply(frame, {
+        // Not answered between renders: that document's autoconsent waits, doing nothing.
+        if (!current) return;
+        await reply(frame, cdp, {
           type: 'initResp',
           config: CONFIG,
           rules: {
@@ -140,15 +172,62 @@ export async function installConsentRejector(
       case 'eval': {
         let result: unknown = false;
         try {
-          result = await frame.evaluate(msg.code ?? 'false');
+          result = await evaluateIn(frame, cdp, msg.code ?? 'false');
         } catch {
           // A failing eval rule is a negative answer, as in autoconsent's runner.
         }
-        await reply(frame, { type: 'evalResp', id: msg.id, result });
+        await reply(frame, cdp, { type: 'evalResp', id: msg.id, result });
         break;
       }
+      default:
+        current?.note(msg);
+    }
+  });
+  await page.addInitScript({ content: assets.contentScript });
+
+  return {
+    get outcome() {
+      return run.outcome;
+    },
+    settled: (budgetMs, quietMs, bannerInPage) => run.settled(budgetMs, quietMs, bannerInPage),
+    begin() {
+      run.stop();
+      run = new Run();
+      active = true;
+      return run;
+    },
+    end() {
+      run.stop();
+      active = false;
+    },
+  };
+}
+
+/** Lifecycle states after which a frame does nothing more. */
+const FINAL = new Set(['nothingDetected', 'optOutSucceeded', 'optOutFailed', 'done']);
+
+/** What autoconsent reported during one render, and the waits on it. */
+class Run implements ConsentRejection {
+  readonly outcome: ConsentOutcome = {
+    detected: [],
+    optOut: null,
+    popupShown: false,
+    done: false,
+    timedOut: false,
+  };
+  private mainFinal = false;
+  private mainStartedAt = 0;
+  private stopped = false;
+  private readonly waiters = new Set<() => void>();
+
+  note(msg: Message): void {
+    const { outcome } = this;
+    switch (msg.type) {
       case 'cmpDetected':
         if (msg.cmp && !outcome.detected.includes(msg.cmp)) outcome.detected.push(msg.cmp);
+        break;
+      case 'popupFound':
+        outcome.popupShown = true;
         break;
       case 'optOutResult':
         outcome.optOut = msg.result === true;
@@ -158,48 +237,58 @@ export async function installConsentRejector(
         break;
       case 'report':
         if (!msg.mainFrame) break;
-        if (FINAL.has(msg.state?.lifecycle ?? '')) mainFinal = true;
-        if (msg.state?.lifecycle === 'started' && mainStartedAt === 0) mainStartedAt = Date.now();
+        if (FINAL.has(msg.state?.lifecycle ?? '')) this.mainFinal = true;
+        if (msg.state?.lifecycle === 'started' && this.mainStartedAt === 0)
+          this.mainStartedAt = Date.now();
         break;
     }
-    changed();
-  });
-  await page.addInitScript({ content: assets.contentScript });
+    for (const wake of this.waiters) wake();
+  }
 
-  // Done (opted out or closed), a failed opt-out, or a main frame that found nothing.
-  const isSettled = (quietSince: number, quietMs: number): boolean => {
-    if (outcome.done || outcome.optOut === false) return true;
+  /** Ends every wait now: the render is over. */
+  stop(): void {
+    this.stopped = true;
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  // Done (opted out or closed), a failed opt-out, no banner to wait for, or a main frame
+  // that found nothing.
+  private isSettled(quietSince: number, quietMs: number, bannerInPage: boolean): boolean {
+    const { outcome } = this;
+    if (this.stopped || outcome.done || outcome.optOut === false) return true;
+    if (outcome.popupShown) return false;
+    if (!bannerInPage) return true;
     if (outcome.detected.length > 0) return false;
-    if (mainFinal) return true;
-    return mainStartedAt > 0 && Date.now() - Math.max(mainStartedAt, quietSince) >= quietMs;
-  };
+    if (this.mainFinal) return true;
+    return (
+      this.mainStartedAt > 0 && Date.now() - Math.max(this.mainStartedAt, quietSince) >= quietMs
+    );
+  }
 
-  return {
-    outcome,
-    settled(budgetMs: number, quietMs = 1500): Promise<ConsentOutcome> {
-      const calledAt = Date.now();
-      return new Promise((resolve) => {
-        const finish = (): void => {
-          clearTimeout(timer);
-          clearInterval(poll);
-          waiters.delete(check);
-          resolve(outcome);
-        };
-        const check = (): void => {
-          if (isSettled(calledAt, quietMs)) finish();
-        };
-        const timer = setTimeout(
-          () => {
-            outcome.timedOut = !isSettled(calledAt, quietMs);
-            finish();
-          },
-          Math.max(0, budgetMs),
-        );
-        // The quiet period ends without any message: look again now and then.
-        const poll = setInterval(check, 100);
-        waiters.add(check);
-        check();
-      });
-    },
-  };
+  settled(budgetMs: number, quietMs = 1500, bannerInPage = true): Promise<ConsentOutcome> {
+    const calledAt = Date.now();
+    const { outcome } = this;
+    return new Promise((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.waiters.delete(check);
+        resolve(outcome);
+      };
+      const check = (): void => {
+        if (this.isSettled(calledAt, quietMs, bannerInPage)) finish();
+      };
+      const timer = setTimeout(
+        () => {
+          outcome.timedOut = !this.isSettled(calledAt, quietMs, bannerInPage);
+          finish();
+        },
+        Math.max(0, budgetMs),
+      );
+      // The quiet period ends without any message: look again now and then.
+      const poll = setInterval(check, 100);
+      this.waiters.add(check);
+      check();
+    });
+  }
 }

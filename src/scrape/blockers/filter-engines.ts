@@ -44,6 +44,13 @@ export interface DomTokens {
 
 const FULL_CSS_CACHE = 32;
 
+/** The cookie-notice list alone: what `cosmeticCss` hides of consent banners. */
+export const COOKIE_NOTICES: BlockSelection = {
+  ads: false,
+  cookieBanners: true,
+  chatWidgets: false,
+};
+
 /** Loaded engines; build with `loadFilterEngines` once and share (read-only after load). */
 export class FilterEngines {
   readonly chat = new ChatWidgetMatcher();

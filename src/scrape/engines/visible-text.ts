@@ -7,6 +7,9 @@
 /** What is not visible text: hidden blocks, comments, tags, entities, runs of white space. */
 const NOT_TEXT =
   /<(script|style|template|noscript|svg)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<[^>]+>|&[a-z#0-9]+;|\s+/gi;
+/** The same, with what `noscript` holds counted as text: what a fetched page's answer shows. */
+const NOT_FETCHED_TEXT =
+  /<(script|style|template|svg)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<[^>]+>|&[a-z#0-9]+;|\s+/gi;
 const BODY_START = /<body\b[^>]*>/i;
 
 /**
@@ -15,7 +18,13 @@ const BODY_START = /<body\b[^>]*>/i;
  * pass from the body's start tag (the whole page without one) to the end, on the event loop for every fetched page (block detection runs on
  * each), where rewriting the page five times took about a millisecond.
  */
-export function visibleTextLength(html: string, atMost = Number.POSITIVE_INFINITY): number {
+export function visibleTextLength(
+  html: string,
+  atMost = Number.POSITIVE_INFINITY,
+  /** `noscript: true`: count what `noscript` holds (a fetch's answer keeps it). */
+  options: { noscript?: boolean } = {},
+): number {
+  const skip = options.noscript ? NOT_FETCHED_TEXT : NOT_TEXT;
   const start = BODY_START.exec(html);
   const body = start ? html.slice(start.index + start[0].length) : html;
   let length = 0;
@@ -26,12 +35,12 @@ export function visibleTextLength(html: string, atMost = Number.POSITIVE_INFINIT
     if (gap && length > 0) length++;
     length += end - last;
   };
-  NOT_TEXT.lastIndex = 0;
-  for (let m = NOT_TEXT.exec(body); m !== null; m = NOT_TEXT.exec(body)) {
+  skip.lastIndex = 0;
+  for (let m = skip.exec(body); m !== null; m = skip.exec(body)) {
     text(m.index);
     if (length >= atMost) return atMost;
     gap = true;
-    last = NOT_TEXT.lastIndex;
+    last = skip.lastIndex;
   }
   text(body.length);
   return Math.min(length, atMost);

@@ -2,7 +2,9 @@
  * The Firecrawl door's batch scrape, driven by Firecrawl's own SDK (@mendable/firecrawl-js,
  * v2 and v1) against the real service, a fixture site and a webhook receiver on loopback: a
  * batch of 50 pages with every webhook event and each page charged once, results paged with
- * `next`, cancel, the errors endpoint, and batches invisible to other accounts.
+ * `next`, cancel, the errors endpoint, the engine choice and its credits (a shell rendered
+ * and charged as a render; one the account cannot render fails the batch with a 402), and
+ * batches invisible to other accounts.
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
@@ -33,6 +35,10 @@ before(async () => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(pageHtml(url.searchParams.get('n') ?? '?'));
   });
+  site.html(
+    '/shell',
+    '<!doctype html><html><head><title>Shell</title></head><body><div id="app">Loading...</div><script>document.getElementById("app").textContent = "SHELL-FILLED";</script></body></html>',
+  );
   service = await startService({ credits: CREDITS, concurrencyLimit: 10 });
   receiver = await startWebhookReceiver({ secret: service.webhookSecret });
   fc = new Firecrawl({ apiKey: service.apiKey, apiUrl: service.baseUrl });
@@ -197,6 +203,42 @@ describe('errors', () => {
       ignoreInvalidURLs: true,
     });
     assert.deepEqual(started.invalidURLs, ['not a url']);
+  });
+});
+
+describe('engine choice', () => {
+  it("renders only a batch's shells, each page charged for the engine that served it", async () => {
+    const job = await fc.batchScrape([site.url('/p?n=engine'), site.url('/shell')], {
+      options: fresh,
+      pollInterval: 1,
+      timeout: 120,
+    });
+    assert.equal(job.status, 'completed');
+    const byUrl = new Map(job.data.map((doc) => [doc.metadata?.sourceURL, doc]));
+    const fetched = byUrl.get(site.url('/p?n=engine'));
+    const rendered = byUrl.get(site.url('/shell'));
+    assert.equal(fetched?.metadata?.engine, 'fetch');
+    assert.equal(fetched?.metadata?.creditsUsed, 1);
+    assert.match(String(rendered?.markdown), /SHELL-FILLED/);
+    assert.equal(rendered?.metadata?.engine, 'browser');
+    assert.equal(rendered?.metadata?.creditsUsed, 15);
+  });
+
+  it('a page the account cannot render fails the batch with the figures, not charged', async () => {
+    const poor = await service.addAccount(5);
+    const client = new Firecrawl({ apiKey: poor.apiKey, apiUrl: service.baseUrl });
+    const job = await client.batchScrape([site.url('/shell')], {
+      options: fresh,
+      pollInterval: 1,
+      timeout: 120,
+    });
+    assert.equal(job.status, 'failed');
+    const { errors } = await client.getBatchScrapeErrors(job.id);
+    assert.equal(
+      errors[0]?.error,
+      'Insufficient credits to perform this request: it needs 15 credits and the account has 4.',
+    );
+    assert.equal((await getAccount(service.running.store.db, poor.id))?.credits, 5);
   });
 });
 

@@ -105,10 +105,10 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     it('fails with a clear error when the credits run out, keeps what was scraped and sends crawl.failed', async () => {
       const tree = await site({ pages: 30 });
-      // A page reserves the dearest way it may be loaded (rendered: 15), then is charged 1
-      // (fetched): from 18 credits, 4 pages run and the 5th is refused.
-      const render = DEFAULTS.pricing.baseRender * DEFAULTS.pricing.multipliers.datacenter;
-      const poor = await service.addAccount(render + 3);
+      // A page reserves what its fetch costs (1; a render would be reserved only when the
+      // page turned out a shell): from 4 credits, 4 pages run and the 5th is refused.
+      const fetchPrice = DEFAULTS.pricing.baseFetch * DEFAULTS.pricing.multipliers.datacenter;
+      const poor = await service.addAccount(4 * fetchPrice);
       receiver = await startWebhookReceiver({ secret: poor.webhookSecret });
       const client = new Firecrawl({ apiKey: poor.apiKey, apiUrl: service.baseUrl });
       const job = await client.crawl(tree.url('/'), {
@@ -124,13 +124,16 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal(job.creditsUsed, 4);
       const errors = await client.getCrawlErrors(job.id);
       assert.ok(errors.errors.some((error) => /Insufficient credits/.test(error.error)));
-      assert.equal((await getAccount(service.running.store.db, poor.id))?.credits, render - 1);
+      assert.equal((await getAccount(service.running.store.db, poor.id))?.credits, 0);
       const raw = await fetch(`${service.baseUrl}/v2/crawl/${job.id}`, {
         headers: { authorization: `Bearer ${poor.apiKey}` },
       });
       const body = (await raw.json()) as { status: string; error?: string; data: unknown[] };
       assert.equal(body.status, 'failed');
-      assert.equal(body.error, 'Insufficient credits to make the request.');
+      assert.equal(
+        body.error,
+        `Insufficient credits to perform this request: it needs ${fetchPrice} credit${fetchPrice === 1 ? '' : 's'} and the account has 0.`,
+      );
       assert.equal(body.data.length, 4, 'the pages scraped before stay readable');
       const hook = receiver;
       await hook.waitFor(

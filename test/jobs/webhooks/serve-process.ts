@@ -6,11 +6,9 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../helpers/free-port.js';
+import { pagegrabCommand } from '../../helpers/pagegrab-command.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const cli = ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
-/** The built command line (`node scripts/build.mjs` first): starts several times faster. */
-const builtCli = [join(root, 'dist', 'cli', 'main.js')];
 
 export interface CliAccount {
   id: string;
@@ -24,7 +22,16 @@ export async function createAccountWithCli(
 ): Promise<CliAccount> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [...cli, 'accounts', 'create', '--name', 't', '--credits', String(credits), '--json'],
+    [
+      ...pagegrabCommand(),
+      'accounts',
+      'create',
+      '--name',
+      't',
+      '--credits',
+      String(credits),
+      '--json',
+    ],
     { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } },
   );
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as CliAccount;
@@ -45,12 +52,9 @@ export interface ServeProcess {
 /** Output kept per process: enough for the error that ended it. */
 const OUTPUT_TAIL_CHARS = 8000;
 
-export async function spawnServe(
-  env: Record<string, string>,
-  options: { built?: boolean } = {},
-): Promise<ServeProcess> {
+export async function spawnServe(env: Record<string, string>): Promise<ServeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.built ? builtCli : cli), 'serve'], {
+  const child = spawn(process.execPath, [...pagegrabCommand(), 'serve'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

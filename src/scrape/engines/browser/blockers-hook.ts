@@ -17,7 +17,18 @@ export interface NetworkRequestInfo {
 
 /** What installConsentRejector hands back: lets the engine wait (bounded) for the banner's fate. */
 export interface ConsentHandle {
-  settled(budgetMs: number): Promise<unknown>;
+  /**
+   * @param bannerInPage false when `bannerCss` matched nothing visible: then only a pop-up
+   *   the rejector already found is waited for (default true: the quiet period is waited out).
+   */
+  settled(budgetMs: number, quietMs?: number, bannerInPage?: boolean): Promise<unknown>;
+  /**
+   * Switches the installed rejector on for a new render on the same page, and returns that
+   * render's handle. Without it the page is retired after its render (its init script stays).
+   */
+  begin?(): ConsentHandle;
+  /** Switches it off between renders. */
+  end?(): void;
 }
 
 export interface BrowserBlockersHook {
@@ -28,7 +39,16 @@ export interface BrowserBlockersHook {
    * `cosmeticCss` returns only the generic rules that can match (KBs instead of ~250 KB).
    */
   collectDomTokensInPage?: () => DomTokens;
-  /** Adds init scripts and bindings to the page: that page is not reused afterwards. */
+  /**
+   * Optional: the cookie-notice list's stylesheet for the page (`dom` as for `cosmeticCss`).
+   * What it matches on screen is a banner the rejector is given time to reject; without it,
+   * or where it matches, the rejector's quiet period is waited out.
+   */
+  bannerCss?(pageUrl: string, dom?: DomTokens): string;
+  /**
+   * Adds init scripts and bindings to the page, for good: a page that has them serves only
+   * renders with cookie-banner blocking (their own pool key), each through `begin()`.
+   */
   installConsentRejector(page: Page): Promise<ConsentHandle | undefined>;
 }
 

@@ -102,9 +102,11 @@ export function createBrowserEngine(input: BrowserEngineOptions): BrowserEngine 
   ): Promise<PageSnapshot> {
     const profile = profileOf(plan.options, proxy);
     const session = sessionOf(plan);
-    // A session has a page of its own, which keeps its connections out between renders.
+    // A session has a page of its own, which keeps its connections out between renders; the
+    // consent rejector's pages serve only renders that reject (page-blockers.ts).
+    const consent = blockerSelection(plan).cookieBanners && options.blockers ? '|consent' : '';
     const warm = await pool.acquire(
-      `${plan.isolationKey}|${proxyKey(proxy)}|${profileKey(profile)}${session ? sessionKeySuffix(session) : ''}`,
+      `${plan.isolationKey}|${proxyKey(proxy)}|${profileKey(profile)}${consent}${session ? sessionKeySuffix(session) : ''}`,
       profile,
       await budget.race(networkFor(proxy)),
       budget,

@@ -18,6 +18,7 @@ import { type Budget, sleep } from './budget.js';
 import { explainNavigationFailure } from './context-network.js';
 import { type InstructionSettings, runInstructions } from './instructions.js';
 import type { ResolvedBrowserOptions } from './options.js';
+import { applyPageBlockers, beginConsentRejection } from './page-blockers.js';
 import { isWebUrl, leftTheWeb, watchMainFrameFailures } from './page-moves.js';
 import { scaleOf, windowOf } from './page-profile.js';
 import { settle } from './page-settle.js';
@@ -64,10 +65,8 @@ export async function renderOnPage(
   await budget.race(warm.applyIdentity(requestIdentityOf(plan.options)));
 
   let consent: ConsentHandle | undefined;
-  if (blockers && which.cookieBanners) {
-    warm.tainted = true; // init scripts cannot be removed from a page
-    consent = await budget.race(blockers.installConsentRejector(page));
-  }
+  if (blockers && which.cookieBanners)
+    consent = await beginConsentRejection(warm, blockers, budget);
 
   let last: Response | null = null;
   const onResponse = (response: Response) => {
@@ -98,17 +97,9 @@ export async function renderOnPage(
       plan.signal,
     );
     if (blockers) {
-      // Give the rejector a bounded moment to click "reject" before the output is taken.
-      const settle = Math.min(CONSENT_SETTLE_MS, budget.remaining() - OUTPUT_RESERVE_MS);
-      if (consent && settle > 0) await budget.race(consent.settled(settle)).catch(() => {});
-      const collect = blockers.collectDomTokensInPage;
-      const dom = collect ? await budget.race(page.evaluate(collect)) : undefined;
-      const css = blockers.cosmeticCss(page.url(), which, dom);
-      // A screenshot hides what the rules match; HTML and Markdown leave it out entirely, so
-      // neither the blocked elements nor the rules' stylesheet reach the caller.
-      if (css && plan.output === 'screenshot')
-        await budget.race(page.addStyleTag({ content: css }));
-      else if (css) await budget.race(page.evaluate(removeMatchedElements, css));
+      // A bounded moment for the rejector to click "reject" before the output is taken.
+      const ms = Math.min(CONSENT_SETTLE_MS, budget.remaining() - OUTPUT_RESERVE_MS);
+      await applyPageBlockers(warm, plan.output, which, blockers, { handle: consent, ms }, budget);
     }
     // The screenshot first: a full page scrolls through lazy content, which the HTML then holds.
     const request = screenshotRequestOf(plan);
@@ -194,20 +185,4 @@ function screenshotRequestOf(plan: ScrapeRun): ScreenshotRequest | null {
   }
   if (plan.output === 'document') return plan.options.document?.screenshot ?? null;
   return null;
-}
-
-/** Runs in the page: removes every element a hiding rule of `css` matches. */
-function removeMatchedElements(css: string): void {
-  const style = document.createElement('style');
-  style.textContent = css;
-  document.head.append(style);
-  for (const rule of Array.from(style.sheet?.cssRules ?? [])) {
-    if (!(rule instanceof CSSStyleRule)) continue;
-    try {
-      for (const element of document.querySelectorAll(rule.selectorText)) element.remove();
-    } catch {
-      // A selector this Chromium does not support matches nothing.
-    }
-  }
-  style.remove();
 }

@@ -7,8 +7,9 @@
  * the caller's extra headers and languages; the last document is emptied where it is, its
  * scripts switched off until the next render (or, when it has workers, left for
  * about:blank). What a context is created with (phone or desktop, certificate checks)
- * cannot be reset: it is part of the key (page-profile.ts). Anything that cannot be undone
- * (init scripts, a failed or timed-out request) retires the page instead.
+ * cannot be reset: it is part of the key (page-profile.ts), as is the consent rejector's init
+ * script, switched off between renders. Anything else that cannot be undone (other init
+ * scripts, a failed or timed-out request) retires the page instead.
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -22,6 +23,7 @@ import type {
 } from 'playwright-core';
 import type { ChromeIdentity, UserAgentMetadata } from '../identity/chrome-identity.js';
 import { pagePatchesScript } from '../identity/page-patches.js';
+import type { ConsentHandle } from './blockers-hook.js';
 import type { ContextNetwork } from './context-network.js';
 import { keepHttpCacheOn } from './http-cache.js';
 import { PageBytes } from './page-bytes.js';
@@ -83,8 +85,10 @@ export class WarmPage {
   uses = 0;
   /** Requests routed so far (each holds Playwright objects until the page closes). */
   requests = 0;
-  /** Set when this page must not be reused (consent script installed, error, crash). */
+  /** Set when this page must not be reused (WebSockets routed, error, crash). */
   tainted = false;
+  /** The consent rejector installed on this page, for good (page-blockers.ts). */
+  consent: ConsentHandle | null = null;
   /** Why the page died under a request (crash, browser exit), or null. */
   failure: string | null = null;
   /** The policy of the request being rendered; null while idle (then everything is aborted). */
@@ -402,6 +406,7 @@ export class WarmPage {
   async reset(): Promise<'in place' | 'navigated'> {
     this.policy = null;
     this.unlimitBytes();
+    this.consent?.end?.();
     const { page, context, cdp } = this;
     if (this.identitySet) {
       await page.setExtraHTTPHeaders({});
@@ -503,24 +508,41 @@ export class WarmPage {
    */
   async html(maxChars: number): Promise<string | null> {
     try {
-      const world = await this.cdp.send('Page.createIsolatedWorld', {
-        frameId: await this.frameId(),
-        worldName: 'pagegrab-html',
-      });
-      const read = await this.cdp.send('Runtime.evaluate', {
-        contextId: world.executionContextId,
-        expression: readHtml(maxChars),
-        returnByValue: true,
-      });
-      const value: unknown = read.result.value;
-      if (read.exceptionDetails || (typeof value !== 'string' && value !== null)) {
-        throw new Error('unread');
-      }
+      const value = await this.inOwnWorld(readHtml(maxChars));
+      if (typeof value !== 'string' && value !== null) throw new Error('unread');
       return value;
     } catch {
       const html = await this.page.content();
       return html.length > maxChars ? null : html;
     }
+  }
+
+  /**
+   * `fn(arg)` run in the main frame's document as html() reads it: in a world of our own, so
+   * neither Playwright's script is loaded into the document nor the page's globals are used.
+   * `fn` must be self-contained (it is sent as its source); its value comes back as JSON.
+   * Falls back to `page.evaluate` when the document went away while we ran.
+   */
+  async evaluateIsolated<A, R>(fn: (arg: A) => R, arg: A): Promise<R> {
+    try {
+      return (await this.inOwnWorld(`(${fn.toString()})(${JSON.stringify(arg)})`)) as R;
+    } catch {
+      return await this.page.evaluate(fn as (arg: unknown) => R, arg);
+    }
+  }
+
+  private async inOwnWorld(expression: string): Promise<unknown> {
+    const world = await this.cdp.send('Page.createIsolatedWorld', {
+      frameId: await this.frameId(),
+      worldName: 'pagegrab-html',
+    });
+    const read = await this.cdp.send('Runtime.evaluate', {
+      contextId: world.executionContextId,
+      expression,
+      returnByValue: true,
+    });
+    if (read.exceptionDetails) throw new Error('not evaluated');
+    return read.result.value;
   }
 
   /** The page's requests in flight for a settle, on the session its probes use. */

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Runs the given test files with node:test, in the order given (`node --test` would sort
+// them by name), two at a time, with the TAP output of `node --test`. Started by
+// run-tests.mjs as `node --import tsx`, so each file's process inherits tsx.
+// With --record <file>: writes each file's seconds (the sum of its top-level tests) there,
+// the figures scripts/test-seconds.json takes from a full run.
+import { writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { run } from 'node:test';
+import { tap } from 'node:test/reporters';
+
+const args = process.argv.slice(2);
+const recordAt = args[0] === '--record' ? args[1] : null;
+const files = (recordAt ? args.slice(2) : args).map((file) => resolve(file));
+
+const abort = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => abort.abort());
+
+// The per-test timeout only guards against a hang: a file of crawls over two nodes takes
+// minutes on a busy 2-core machine, and a guard that fires there is a false failure.
+const stream = run({ files, concurrency: 2, timeout: 600_000, signal: abort.signal });
+let failed = false;
+const seconds = new Map();
+const tally = (data) => {
+  if (data.nesting !== 0 || !data.file) return;
+  const file = relative(process.cwd(), data.file);
+  seconds.set(file, (seconds.get(file) ?? 0) + (data.details?.duration_ms ?? 0) / 1000);
+};
+stream.on('test:pass', tally);
+stream.on('test:fail', (data) => {
+  if (data.todo === undefined || data.todo === false) failed = true;
+  tally(data);
+});
+stream.compose(tap).pipe(process.stdout);
+stream.on('end', () => {
+  if (recordAt) {
+    const sorted = [...seconds].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, Math.round(s)]);
+    writeFileSync(recordAt, `${JSON.stringify(Object.fromEntries(sorted), null, 2)}\n`);
+  }
+  process.exitCode = failed || abort.signal.aborted ? 1 : 0;
+});
