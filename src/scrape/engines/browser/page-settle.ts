@@ -51,6 +51,8 @@ const READ_BY_SCRIPT = new Set(['XHR', 'Fetch']);
 interface InFlight {
   address: string;
   readByScript: boolean;
+  /** A document: its end needs no quiet window (its load is what the probe waits for). */
+  document: boolean;
   started: number;
   /** When its headers arrived, for a fetch or XHR. */
   answered?: number;
@@ -73,7 +75,7 @@ interface EndEvent {
 
 /** The page's CDP session, as far as used (Playwright's CDPSession). */
 export interface NetworkSession {
-  send(method: 'Network.enable' | 'Network.disable', params?: object): Promise<unknown>;
+  send(method: 'Network.enable', params?: object): Promise<unknown>;
   on(event: string, listener: (event: never) => void): unknown;
   off(event: string, listener: (event: never) => void): unknown;
 }
@@ -94,15 +96,23 @@ export class PendingRequests {
 
   private constructor(private readonly session: NetworkSession) {}
 
-  static async watch(session: NetworkSession): Promise<PendingRequests> {
+  /** Watches a session whose Network domain is on (`enableNetwork`). */
+  static watch(session: NetworkSession): PendingRequests {
     const requests = new PendingRequests(session);
     session.on('Network.requestWillBeSent', requests.onRequest);
     session.on('Network.responseReceived', requests.onResponse);
     session.on('Network.loadingFinished', requests.onEnd);
     session.on('Network.loadingFailed', requests.onEnd);
-    // Bodies are Playwright's business: this session keeps none.
-    await session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
     return requests;
+  }
+
+  /**
+   * Turns the domain on for the session's life: once per page, not twice per render (two
+   * round trips a render measurably cost a static page). Bodies are Playwright's business:
+   * this session keeps none.
+   */
+  static async enableNetwork(session: NetworkSession): Promise<void> {
+    await session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
   }
 
   /** Requests that are still work at `now`. */
@@ -123,7 +133,6 @@ export class PendingRequests {
     this.session.off('Network.loadingFinished', this.onEnd);
     this.session.off('Network.loadingFailed', this.onEnd);
     this.inFlight.clear();
-    void this.session.send('Network.disable').catch(() => {});
   }
 
   private readonly onRequest = (event: SentEvent) => {
@@ -137,6 +146,7 @@ export class PendingRequests {
       this.inFlight.set(event.requestId, {
         address,
         readByScript: READ_BY_SCRIPT.has(event.type),
+        document: event.type === 'Document',
         started: now,
       });
   };
@@ -164,7 +174,9 @@ export class PendingRequests {
   }
 
   private end(id: string): void {
-    if (this.inFlight.delete(id)) this.lastEnded = Date.now();
+    // The main document's end often reaches us after its load event: no work of the page's.
+    const flight = this.inFlight.get(id);
+    if (flight && this.inFlight.delete(id) && !flight.document) this.lastEnded = Date.now();
   }
 }
 

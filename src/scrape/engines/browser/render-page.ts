@@ -79,8 +79,7 @@ export async function renderOnPage(
   page.on('response', onResponse);
   const moves = watchMainFrameFailures(page);
   // From before the navigation: a request the page sends while it loads is work as well.
-  const requests =
-    plan.options.waitUntil === 'settled' ? await budget.race(warm.watchRequests()) : null;
+  const requests = plan.options.waitUntil === 'settled' ? warm.watchRequests() : null;
   try {
     const first = await navigate(warm, plan, budget);
     if (requests) {

@@ -174,6 +174,7 @@ export class WarmPage {
         source: observerScript(secret),
         worldName: SETTLE_WORLD,
       });
+      await PendingRequests.enableNetwork(cdp as unknown as NetworkSession);
       const warm = new WarmPage(key, context, page, cdp, network, identity, bytes);
       const targetIdentity = () => ({
         userAgentOverride: warm.userAgentOverride(),
@@ -546,7 +547,7 @@ export class WarmPage {
   }
 
   /** The page's requests in flight for a settle, on the session its probes use. */
-  watchRequests(): Promise<PendingRequests> {
+  watchRequests(): PendingRequests {
     return PendingRequests.watch(this.cdp as unknown as NetworkSession);
   }
 
