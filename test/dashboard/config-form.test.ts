@@ -201,8 +201,8 @@ test('every kind the editor offers has a stored example', () => {
   );
 });
 
-test('wait_until round-trips and the default (load) is left out of the config', () => {
-  for (const wait_until of ['domcontentloaded', 'networkidle', 'load'] as const) {
+test('wait_until round-trips and the default (settled) is left out of the config', () => {
+  for (const wait_until of ['settled', 'domcontentloaded', 'networkidle', 'load'] as const) {
     const saved: WorkflowConfig = { url: 'https://e.com/', render: true, wait_until };
     assert.equal(configToForm(saved).wait_until, wait_until);
     assert.deepEqual(formToConfig(configToForm(saved)), saved);

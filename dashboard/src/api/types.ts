@@ -21,7 +21,8 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const PROXY_TYPES = ['datacenter', 'residential', 'mobile'] as const;
 export type ProxyType = (typeof PROXY_TYPES)[number];
 
-export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+/** The service's WAIT_UNTIL (src/scrape/types.ts), default first. */
+export const WAIT_UNTIL = ['settled', 'load', 'domcontentloaded', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
 export const SCROLL_DIRECTIONS = ['down', 'up'] as const;

@@ -40,6 +40,7 @@ const NEEDS_BROWSER: Record<string, string> = {
 };
 
 const WAIT_UNTIL_TEXT: Record<WaitUntil, string> = {
+  settled: "the page's own requests and timers done, its content still",
   load: 'every resource loaded',
   domcontentloaded: 'the document parsed',
   networkidle: 'no request for 500 ms',
@@ -159,7 +160,7 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
               onChange({ wait_until: e.currentTarget.value as ConfigForm['wait_until'] })
             }
           >
-            <option value="">default (load)</option>
+            <option value="">default (settled)</option>
             {WAIT_UNTIL.map((w) => (
               <option key={w} value={w}>
                 {w}: {WAIT_UNTIL_TEXT[w]}

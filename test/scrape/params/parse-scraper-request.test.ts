@@ -278,7 +278,7 @@ describe('parseScraperRequest accepts and normalises', () => {
       proxyCountry: null,
       instructions: [],
       timeoutMs: 60_000,
-      waitUntil: 'load',
+      waitUntil: 'settled',
       waitForMs: 0,
       mobile: false,
       headers: {},

@@ -18,7 +18,7 @@
  */
 
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Page, Request, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Budget } from './budget.js';
 import type { SettleProbe } from './settle-scripts.js';
 
@@ -32,98 +32,158 @@ const OPEN_REQUEST_MS = 1_000;
  */
 const BODY_MS = 300;
 /**
- * A request to an address that answered at least this long ago is a poll; sooner, it is
- * the next step of a chain (a cursor, the next page), which a page asks for as soon as the
- * last step arrived.
+ * A request to an address that answered `POLL_AFTER` times already, the last at least
+ * `POLL_GAP_MS` ago, is a poll; sooner, it is the next step of a chain (a cursor, the next
+ * page), which a page asks for as soon as the last step arrived. Not the gap alone: on a
+ * busy machine a chain's next step can come late, and a chain's content is the answer.
  */
+const POLL_AFTER = 3;
 const POLL_GAP_MS = 80;
 /** The longest the DOM alone may hold the render after the last work ended. */
 const DOM_TAIL_MS = 1_000;
 /** How often the page is probed while work is pending. */
 const PROBE_EVERY_MS = 25;
 
-/** Resource types whose requests are work (Playwright's names). */
-const WORK = new Set(['fetch', 'xhr', 'script', 'document']);
-const READ_BY_SCRIPT = new Set(['fetch', 'xhr']);
+/** Resource types whose requests are work (CDP's names). */
+const WORK = new Set(['Document', 'Script', 'XHR', 'Fetch']);
+const READ_BY_SCRIPT = new Set(['XHR', 'Fetch']);
 
 interface InFlight {
+  address: string;
+  readByScript: boolean;
+  /** A document: its end needs no quiet window (its load is what the probe waits for). */
+  document: boolean;
   started: number;
   /** When its headers arrived, for a fetch or XHR. */
   answered?: number;
+  responded?: boolean;
 }
 
-/** The page's requests in flight, from before the navigation to the end of the settle. */
+/** The CDP events read here (Network domain), as far as used. */
+interface SentEvent {
+  requestId: string;
+  type?: string;
+  request: { url: string; method: string };
+}
+interface ResponseEvent {
+  requestId: string;
+  response: { mimeType: string };
+}
+interface EndEvent {
+  requestId: string;
+}
+
+/** The page's CDP session, as far as used (Playwright's CDPSession). */
+export interface NetworkSession {
+  send(method: 'Network.enable', params?: object): Promise<unknown>;
+  on(event: string, listener: (event: never) => void): unknown;
+  off(event: string, listener: (event: never) => void): unknown;
+}
+
+/**
+ * The page's requests in flight, from before the navigation to the end of the settle. Read
+ * from the Network domain on the same CDP session as the probes, not from Playwright's
+ * request events: the renderer announces a request on the session as the page sends it, so
+ * a probe's answer never overtakes a request the page sent before it (Playwright's event
+ * waits for its route, and a page that fetched in its load handler looked idle).
+ */
 export class PendingRequests {
-  private readonly inFlight = new Map<Request, InFlight>();
-  /** When each address last answered (headers or end). */
-  private readonly answered = new Map<string, number>();
+  private readonly inFlight = new Map<string, InFlight>();
+  /** When each address last answered (headers or end), and how many times. */
+  private readonly answered = new Map<string, { at: number; times: number }>();
   /** Date.now() when work last ended. */
   lastEnded = 0;
 
-  private constructor(private readonly page: Page) {
-    page.on('request', this.onRequest);
-    page.on('response', this.onResponse);
-    page.on('requestfinished', this.onEnd);
-    page.on('requestfailed', this.onEnd);
+  private constructor(private readonly session: NetworkSession) {}
+
+  /** Watches a session whose Network domain is on (`enableNetwork`). */
+  static watch(session: NetworkSession): PendingRequests {
+    const requests = new PendingRequests(session);
+    session.on('Network.requestWillBeSent', requests.onRequest);
+    session.on('Network.responseReceived', requests.onResponse);
+    session.on('Network.loadingFinished', requests.onEnd);
+    session.on('Network.loadingFailed', requests.onEnd);
+    return requests;
   }
 
-  static watch(page: Page): PendingRequests {
-    return new PendingRequests(page);
+  /**
+   * Turns the domain on for the session's life: once per page, not twice per render (two
+   * round trips a render measurably cost a static page). Bodies are Playwright's business:
+   * this session keeps none.
+   */
+  static async enableNetwork(session: NetworkSession): Promise<void> {
+    await session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
   }
 
   /** Requests that are still work at `now`. */
   count(now: number): number {
     let n = 0;
-    for (const [request, { started, answered }] of this.inFlight) {
+    for (const [id, { started, answered }] of this.inFlight) {
       const open =
         answered === undefined ? now - started < OPEN_REQUEST_MS : now - answered < BODY_MS;
       if (open) n++;
-      else this.inFlight.delete(request);
+      else this.inFlight.delete(id);
     }
     return n;
   }
 
   stop(): void {
-    this.page.off('request', this.onRequest);
-    this.page.off('response', this.onResponse);
-    this.page.off('requestfinished', this.onEnd);
-    this.page.off('requestfailed', this.onEnd);
+    this.session.off('Network.requestWillBeSent', this.onRequest);
+    this.session.off('Network.responseReceived', this.onResponse);
+    this.session.off('Network.loadingFinished', this.onEnd);
+    this.session.off('Network.loadingFailed', this.onEnd);
     this.inFlight.clear();
   }
 
-  private readonly onRequest = (request: Request) => {
-    if (!WORK.has(request.resourceType())) return;
+  private readonly onRequest = (event: SentEvent) => {
+    if (!event.type || !WORK.has(event.type)) return;
     const now = Date.now();
-    const last = this.answered.get(addressOf(request));
-    const poll = last !== undefined && now - last >= POLL_GAP_MS;
-    if (!poll || request.isNavigationRequest()) this.inFlight.set(request, { started: now });
+    const address = addressOf(event.request.method, event.request.url);
+    const last = this.answered.get(address);
+    const poll = last !== undefined && last.times >= POLL_AFTER && now - last.at >= POLL_GAP_MS;
+    // A redirect hop comes with the same id: the request goes on, from now.
+    if (!poll || event.type === 'Document')
+      this.inFlight.set(event.requestId, {
+        address,
+        readByScript: READ_BY_SCRIPT.has(event.type),
+        document: event.type === 'Document',
+        started: now,
+      });
   };
 
-  private readonly onResponse = (response: Response) => {
-    const request = response.request();
-    if (!WORK.has(request.resourceType())) return;
-    this.answered.set(addressOf(request), Date.now());
-    const flight = this.inFlight.get(request);
-    const type = response.headers()['content-type'] ?? '';
-    if (type.startsWith('text/event-stream')) this.end(request);
-    else if (flight && READ_BY_SCRIPT.has(request.resourceType())) flight.answered = Date.now();
+  private readonly onResponse = (event: ResponseEvent) => {
+    const flight = this.inFlight.get(event.requestId);
+    if (!flight) return;
+    this.noteAnswer(flight);
+    if (event.response.mimeType === 'text/event-stream') this.end(event.requestId);
+    else if (flight.readByScript) flight.answered = Date.now();
   };
 
-  private readonly onEnd = (request: Request) => {
-    if (WORK.has(request.resourceType())) this.answered.set(addressOf(request), Date.now());
-    this.end(request);
+  private readonly onEnd = (event: EndEvent) => {
+    const flight = this.inFlight.get(event.requestId);
+    if (!flight) return;
+    // A request that had headers was counted then; one that failed before has its answer now.
+    if (!flight.responded) this.noteAnswer(flight);
+    this.end(event.requestId);
   };
 
-  private end(request: Request): void {
-    if (this.inFlight.delete(request)) this.lastEnded = Date.now();
+  private noteAnswer(flight: InFlight): void {
+    flight.responded = true;
+    const times = (this.answered.get(flight.address)?.times ?? 0) + 1;
+    this.answered.set(flight.address, { at: Date.now(), times });
+  }
+
+  private end(id: string): void {
+    // The main document's end often reaches us after its load event: no work of the page's.
+    const flight = this.inFlight.get(id);
+    if (flight && this.inFlight.delete(id) && !flight.document) this.lastEnded = Date.now();
   }
 }
 
 /** A request's method and address without its query: a poll varies the query, if anything. */
-function addressOf(request: Request): string {
-  const url = request.url();
+function addressOf(method: string, url: string): string {
   const query = url.search(/[?#]/);
-  return `${request.method()} ${query === -1 ? url : url.slice(0, query)}`;
+  return `${method} ${query === -1 ? url : url.slice(0, query)}`;
 }
 
 export interface SettleTarget {
@@ -147,7 +207,15 @@ export async function settle(
   const end = loadedAt + Math.min(limits.maxMs, budget.remaining() - limits.reserveMs);
   let workEnded = 0;
   for (let now = loadedAt; now < end; now = Date.now()) {
-    const probe = await budget.race(target.probeSettle());
+    // A renderer too busy to answer within the window ends the settle, not the scrape.
+    const late = () => Object.assign(new Error('the page did not answer'), { name: 'LateProbe' });
+    const probe = await budget
+      .race(target.probeSettle(), { ms: end - now, onCap: late })
+      .catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'LateProbe') return 'late' as const;
+        throw error;
+      });
+    if (probe === 'late') return;
     now = Date.now();
     // A document that cannot be asked (no HTML, nothing to observe) is judged by its requests.
     const page = probe ?? { loaded: true, sinceChangeMs: null, timers: false, refreshing: false };

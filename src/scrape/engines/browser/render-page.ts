@@ -21,7 +21,7 @@ import type { ResolvedBrowserOptions } from './options.js';
 import { applyPageBlockers, beginConsentRejection } from './page-blockers.js';
 import { isWebUrl, leftTheWeb, watchMainFrameFailures } from './page-moves.js';
 import { scaleOf, windowOf } from './page-profile.js';
-import { PendingRequests, settle } from './page-settle.js';
+import { settle } from './page-settle.js';
 import { requestIdentityOf } from './request-identity.js';
 import { capture } from './screenshots.js';
 import type { WarmPage } from './warm-page.js';
@@ -79,7 +79,7 @@ export async function renderOnPage(
   page.on('response', onResponse);
   const moves = watchMainFrameFailures(page);
   // From before the navigation: a request the page sends while it loads is work as well.
-  const requests = plan.options.waitUntil === 'settled' ? PendingRequests.watch(page) : null;
+  const requests = plan.options.waitUntil === 'settled' ? warm.watchRequests() : null;
   try {
     const first = await navigate(warm, plan, budget);
     if (requests) {

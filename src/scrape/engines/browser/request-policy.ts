@@ -63,8 +63,9 @@ export interface RequestPolicyInit {
   blockers?: BrowserBlockersHook;
   which: BlockSelection;
   /**
-   * Asked before the main document follows a redirect hop (ScrapeRun.followRedirect: a
-   * crawl's robots.txt), as the fetch engine asks before requesting one.
+   * Asked before the main document follows a redirect hop or the page moves itself to
+   * another document (a location change, a meta refresh: ScrapeRun.followRedirect, a
+   * crawl's robots.txt), as the fetch engine asks before requesting a redirect.
    */
   followRedirect?: (url: URL) => Promise<boolean>;
 }
@@ -78,6 +79,8 @@ export class RequestPolicy {
   /** The redirect hop of the main document that `followRedirect` refused, or null. */
   refusedRedirect: string | null = null;
   private readonly hostChecks = new Map<string, Promise<UrlCheck>>();
+  /** Set once the caller's own navigation has been decided: later main documents are moves. */
+  private navigated = false;
 
   constructor(private readonly init: RequestPolicyInit) {}
 
@@ -106,7 +109,9 @@ export class RequestPolicy {
       }
     }
     const { followRedirect } = this.init;
-    if (facts.isMainDocument && facts.redirectHop && followRedirect) {
+    const moved = facts.isMainDocument && !facts.redirectHop && this.navigated;
+    if (facts.isMainDocument) this.navigated = true;
+    if ((moved || (facts.isMainDocument && facts.redirectHop)) && followRedirect) {
       if (!(await followRedirect(url))) {
         this.refusedRedirect ??= url.href;
         return { action: 'abort', why: 'redirect-refused' };

@@ -28,6 +28,7 @@ import type { ContextNetwork } from './context-network.js';
 import { keepHttpCacheOn } from './http-cache.js';
 import { PageBytes } from './page-bytes.js';
 import { type ContextProfile, contextOptionsOf, identityOf } from './page-profile.js';
+import { type NetworkSession, PendingRequests } from './page-settle.js';
 import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
 import {
@@ -173,6 +174,7 @@ export class WarmPage {
         source: observerScript(secret),
         worldName: SETTLE_WORLD,
       });
+      await PendingRequests.enableNetwork(cdp as unknown as NetworkSession);
       const warm = new WarmPage(key, context, page, cdp, network, identity, bytes);
       const targetIdentity = () => ({
         userAgentOverride: warm.userAgentOverride(),
@@ -542,6 +544,11 @@ export class WarmPage {
     });
     if (read.exceptionDetails) throw new Error('not evaluated');
     return read.result.value;
+  }
+
+  /** The page's requests in flight for a settle, on the session its probes use. */
+  watchRequests(): PendingRequests {
+    return PendingRequests.watch(this.cdp as unknown as NetworkSession);
   }
 
   private settleContext: number | undefined;

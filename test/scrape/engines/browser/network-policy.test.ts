@@ -98,6 +98,47 @@ test('a redirect of the main document to a non-public address is refused', async
   assert.equal(site.hits('/page'), 0);
 });
 
+/** A page that moves itself to `to` once loaded, while a settled render waits. */
+const movesTo = (to: string) =>
+  `<!doctype html><p>before the move</p><script>addEventListener('load', () => setTimeout(() => { location.href = ${JSON.stringify(to)}; }, 50));</script>`;
+
+test('a page moving itself to a non-public address fails as a redirect there does; nothing is asked there', async () => {
+  site.html('/moves/private', movesTo(`${privateOrigin}/page`));
+  site.resetCounters();
+  await assert.rejects(engine.render(renderPlan(site.url('/moves/private'))), {
+    code: 'FETCH_FAILED',
+    message: 'Failed to fetch the page: the page moved to localhost, a non-public address',
+  });
+  assert.equal(site.hits('/page'), 0);
+});
+
+test('a page moving itself asks followRedirect (robots.txt) first; a refused move is not made and fails', async () => {
+  site.html('/moves/disallowed', movesTo('/moved/disallowed'));
+  site.html('/moves/allowed', movesTo('/moved/allowed'));
+  site.html('/moved/allowed', '<p>after the move</p>');
+  site.resetCounters();
+  const asked: string[] = [];
+  const follow = async (url: URL) => {
+    asked.push(url.pathname);
+    return url.pathname === '/moved/allowed';
+  };
+  await assert.rejects(
+    engine.render({ ...renderPlan(site.url('/moves/disallowed')), followRedirect: follow }),
+    {
+      code: 'FETCH_FAILED',
+      message: `Failed to fetch the page: redirect to ${site.url('/moved/disallowed')} not followed`,
+    },
+  );
+  assert.equal(site.hits('/moved/disallowed'), 0);
+  const followed = await engine.render({
+    ...renderPlan(site.url('/moves/allowed')),
+    followRedirect: follow,
+  });
+  assert.equal(followed.finalUrl, site.url('/moved/allowed'));
+  assert.match(followed.html, /after the move/);
+  assert.deepEqual(asked, ['/moved/disallowed', '/moved/allowed']);
+});
+
 test('sub-requests, redirects, frames and sockets to non-public addresses are aborted', async () => {
   site.resetCounters();
   const snapshot = await engine.render(renderPlan(site.url('/leaky')));
