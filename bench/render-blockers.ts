@@ -47,7 +47,13 @@ async function render(block: BlockSelection | null): Promise<number> {
   const started = performance.now();
   const timeoutMs = 30_000;
   await engine.render({
-    options: { ...DEFAULT_SCRAPE_OPTIONS, url: page.url, render: true, timeoutMs },
+    options: {
+      ...DEFAULT_SCRAPE_OPTIONS,
+      url: page.url,
+      render: true,
+      timeoutMs,
+      ...(process.env.WAIT_UNTIL ? { waitUntil: process.env.WAIT_UNTIL as never } : {}),
+    },
     engine: 'browser',
     output: 'html',
     block,

@@ -156,6 +156,7 @@ export function browserBlockersHook(
     cosmeticCss: (pageUrl, which, dom) => cosmeticCss(filters, pageUrl, which, dom),
     bannerCss: (pageUrl, dom) => cosmeticCss(filters, pageUrl, COOKIE_NOTICES, dom),
     collectDomTokensInPage,
-    installConsentRejector: (page) => installConsentRejector(page, consentAssets),
+    installConsentRejector: (page, scriptName) =>
+      installConsentRejector(page, consentAssets, scriptName),
   };
 }

@@ -141,10 +141,14 @@ async function reply(frame: Frame, cdp: CDPSession, message: object): Promise<vo
  * Installs the rejector on a page before its first navigation and begins its first
  * rejection. `settled(budgetMs)` lets the engine wait (bounded) before taking its output.
  * @param assets default: read from the installed package (pass shared assets to avoid re-reading)
+ * @param scriptName the `sourceURL` its content script runs under, which the page's stack
+ *   traces show for its frames: the render's settle uses it to tell autoconsent's own timers
+ *   (its detection retries) from the page's
  */
 export async function installConsentRejector(
   page: Page,
   assets: ConsentRejectorAssets = loadConsentRejectorAssets(),
+  scriptName?: string,
 ): Promise<ConsentRejector> {
   let run = new Run();
   let active = true;
@@ -183,7 +187,8 @@ export async function installConsentRejector(
         current?.note(msg);
     }
   });
-  await page.addInitScript({ content: assets.contentScript });
+  const named = scriptName ? `\n//# sourceURL=${scriptName}\n` : '';
+  await page.addInitScript({ content: assets.contentScript + named });
 
   return {
     get outcome() {

@@ -48,8 +48,10 @@ export interface BrowserBlockersHook {
   /**
    * Adds init scripts and bindings to the page, for good: a page that has them serves only
    * renders with cookie-banner blocking (their own pool key), each through `begin()`.
+   * @param scriptName the name its script runs under (a `sourceURL`): the settle leaves the
+   *   timers of a script of that name out of the page's pending work (warm-page.ts)
    */
-  installConsentRejector(page: Page): Promise<ConsentHandle | undefined>;
+  installConsentRejector(page: Page, scriptName?: string): Promise<ConsentHandle | undefined>;
 }
 
 export function anyBlocker(which: BlockSelection): boolean {

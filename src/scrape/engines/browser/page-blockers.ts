@@ -21,7 +21,9 @@ export async function beginConsentRejection(
   budget: Budget,
 ): Promise<ConsentHandle | undefined> {
   if (warm.consent) return warm.consent.begin?.();
-  const installed = await budget.race(blockers.installConsentRejector(warm.page));
+  const installed = await budget.race(
+    blockers.installConsentRejector(warm.page, warm.ownScriptName),
+  );
   if (!installed?.begin) {
     warm.tainted = true;
     return installed;

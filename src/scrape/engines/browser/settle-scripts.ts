@@ -59,11 +59,21 @@ const TIMERS = `(secret, maxDelay, repeats, slack) => {
       return null;
     }
   };
+  // Our own page-world scripts (the consent rejector's) run as <secret>.js: their timers
+  // show it in the stack, and are not the page's work.
+  const NativeError = Error;
+  const ours = () => {
+    try {
+      return String(new NativeError().stack).includes(secret);
+    } catch {
+      return false;
+    }
+  };
   const setTimeoutNative = window.setTimeout;
   window.setTimeout = disguise(setTimeoutNative, (target, self, args) => {
     const id = Reflect.apply(target, self, args);
     const delay = Number(args[1]) || 0;
-    const key = delay <= maxDelay ? keyOf(args[0]) : null;
+    const key = delay <= maxDelay && !ours() ? keyOf(args[0]) : null;
     if (key !== null) {
       if (scheduled.size > 1000) scheduled.clear();
       const times = (scheduled.get(key) || 0) + 1;
@@ -115,6 +125,11 @@ const OBSERVER = `(secret, refreshMaxS) => {
     };
   };
 }`;
+
+/** The name our own page-world scripts run under, whose timers the settle leaves out. */
+export function ownScriptNameOf(secret: string): string {
+  return `${secret}.js`;
+}
 
 /** The page-world script, for a context init script. */
 export function timersScript(secret: string): string {

@@ -33,6 +33,7 @@ import { isEmptyIdentity, type RequestIdentity } from './request-identity.js';
 import type { RequestPolicy } from './request-policy.js';
 import {
   observerScript,
+  ownScriptNameOf,
   PROBE,
   SETTLE_WORLD,
   type SettleProbe,
@@ -89,6 +90,11 @@ export class WarmPage {
   tainted = false;
   /** The consent rejector installed on this page, for good (page-blockers.ts). */
   consent: ConsentHandle | null = null;
+  /**
+   * The `sourceURL` under which our own page-world scripts run (the consent rejector's):
+   * the settle's timer count leaves out timers they set (settle-scripts.ts).
+   */
+  ownScriptName: string | undefined;
   /** Why the page died under a request (crash, browser exit), or null. */
   failure: string | null = null;
   /** The policy of the request being rendered; null while idle (then everything is aborted). */
@@ -176,6 +182,7 @@ export class WarmPage {
       });
       await PendingRequests.enableNetwork(cdp as unknown as NetworkSession);
       const warm = new WarmPage(key, context, page, cdp, network, identity, bytes);
+      warm.ownScriptName = ownScriptNameOf(secret);
       const targetIdentity = () => ({
         userAgentOverride: warm.userAgentOverride(),
         locale: identity.locale,
