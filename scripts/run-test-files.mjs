@@ -4,6 +4,7 @@
 // run-tests.mjs as `node --import tsx`, so each file's process inherits tsx.
 // With --record <file>: writes each file's seconds (the sum of its top-level tests) there,
 // the figures scripts/test-seconds.json takes from a full run.
+import { setMaxListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { run } from 'node:test';
@@ -14,6 +15,8 @@ const recordAt = args[0] === '--record' ? args[1] : null;
 const files = (recordAt ? args.slice(2) : args).map((file) => resolve(file));
 
 const abort = new AbortController();
+// node:test adds a listener to the signal per file it runs.
+setMaxListeners(0, abort.signal);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => abort.abort());
 
 // The per-test timeout only guards against a hang: a file of crawls over two nodes takes

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiClient, errorText } from '../../api/client.js';
 import { href } from '../../lib/route.js';
+import { scrollable } from '../../lib/scrollable.js';
 import { type CrawlStatus, crawlsApi } from './crawls-api.js';
 
 const PER_PAGE = 20;
@@ -50,7 +51,13 @@ export function CrawlResults({ client, id }: { client: ApiClient; id: string }) 
                   {page.metadata?.title || page.metadata?.sourceURL}
                 </a>{' '}
                 <span class="muted">{page.metadata?.statusCode}</span>
-                {page.markdown && <pre class="preview">{page.markdown.slice(0, PREVIEW)}</pre>}
+                {page.markdown && (
+                  // A long line (a page's headline, a link) scrolls sideways on a phone: the
+                  // region must be reachable from the keyboard.
+                  <pre class="preview" {...scrollable(`Markdown of ${page.metadata?.sourceURL}`)}>
+                    {page.markdown.slice(0, PREVIEW)}
+                  </pre>
+                )}
               </li>
             ))}
           </ol>
