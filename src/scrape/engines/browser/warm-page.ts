@@ -81,6 +81,12 @@ export interface WarmPageSettings {
   operationTimeoutMs: number;
 }
 
+/** The world html() and the blockers' calls run in (the settle has its own). */
+const HTML_WORLD = 'pagegrab-html';
+
+/** The expression itself threw: asking again would not help. */
+class EvaluationFailed extends Error {}
+
 export class WarmPage {
   /** Renders served so far. */
   uses = 0;
@@ -539,18 +545,44 @@ export class WarmPage {
     }
   }
 
+  /** Our isolated worlds' contexts in the main frame's current document, by world name. */
+  private readonly worlds = new Map<string, number>();
+
   private async inOwnWorld(expression: string): Promise<unknown> {
-    const world = await this.cdp.send('Page.createIsolatedWorld', {
-      frameId: await this.frameId(),
-      worldName: 'pagegrab-html',
-    });
-    const read = await this.cdp.send('Runtime.evaluate', {
-      contextId: world.executionContextId,
-      expression,
-      returnByValue: true,
-    });
-    if (read.exceptionDetails) throw new Error('not evaluated');
-    return read.result.value;
+    return await this.inWorld(HTML_WORLD, expression);
+  }
+
+  /**
+   * `expression` evaluated in our isolated world `name` of the main frame's document. The
+   * world's context is kept until it fails (a new document has new worlds: then it is looked
+   * up once more), so a render's many calls cost one round trip each. Throws when the
+   * expression threw or the document cannot be asked.
+   */
+  private async inWorld(name: string, expression: string): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        let contextId = this.worlds.get(name);
+        if (contextId === undefined) {
+          const frameId = await this.frameId();
+          const world = await this.cdp.send('Page.createIsolatedWorld', {
+            frameId,
+            worldName: name,
+          });
+          contextId = world.executionContextId;
+          this.worlds.set(name, contextId);
+        }
+        const read = await this.cdp.send('Runtime.evaluate', {
+          contextId,
+          expression,
+          returnByValue: true,
+        });
+        if (read.exceptionDetails) throw new EvaluationFailed();
+        return read.result.value;
+      } catch (error) {
+        this.worlds.delete(name);
+        if (error instanceof EvaluationFailed || attempt > 0) throw error;
+      }
+    }
   }
 
   /** The page's requests in flight for a settle, on the session its probes use. */
@@ -558,33 +590,16 @@ export class WarmPage {
     return PendingRequests.watch(this.cdp as unknown as NetworkSession);
   }
 
-  private settleContext: number | undefined;
   /**
    * The settle's report from its isolated world in the main frame's current document
    * (settle-scripts.ts), or null when the document cannot be asked.
    */
   async probeSettle(): Promise<SettleProbe | null> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        // A new document has a new world: its context is looked up again once the old fails.
-        this.settleContext ??= (
-          await this.cdp.send('Page.createIsolatedWorld', {
-            frameId: await this.frameId(),
-            worldName: SETTLE_WORLD,
-          })
-        ).executionContextId;
-        const read = await this.cdp.send('Runtime.evaluate', {
-          contextId: this.settleContext,
-          expression: PROBE,
-          returnByValue: true,
-        });
-        if (read.exceptionDetails) return null;
-        return (read.result.value as SettleProbe | null) ?? null;
-      } catch {
-        this.settleContext = undefined;
-      }
+    try {
+      return ((await this.inWorld(SETTLE_WORLD, PROBE)) as SettleProbe | null) ?? null;
+    } catch {
+      return null;
     }
-    return null;
   }
 
   /** Switches the page's scripts back on after an in-place reset; call before navigating. */
