@@ -90,7 +90,9 @@ const CONFIG = {
   enableGeneratedRules: true,
   enableHeuristicDetection: false,
   detectRetries: 20,
-  isMainWorld: false,
+  // It is: an init script runs in the page's world. Its eval rules (is `window.Cookiebot`
+  // there?) then run inline, not as a message, an evaluation and an answer each.
+  isMainWorld: true,
   visualTest: false,
   logs: {
     lifecycle: false,
@@ -188,7 +190,7 @@ export async function installConsentRejector(
     }
   });
   const named = scriptName ? `\n//# sourceURL=${scriptName}\n` : '';
-  await page.addInitScript({ content: assets.contentScript + named });
+  await page.addInitScript({ content: `${REPORTS_READ}\n${assets.contentScript}${named}` });
 
   return {
     get outcome() {
@@ -210,6 +212,29 @@ export async function installConsentRejector(
 
 /** Lifecycle states after which a frame does nothing more. */
 const FINAL = new Set(['nothingDetected', 'optOutSucceeded', 'optOutFailed', 'done']);
+/** The lifecycle states `Run.note` reads from a report. */
+const READ_STATES = ['started', ...FINAL];
+
+/**
+ * Put before the content script, in the same frame: autoconsent reports its whole state on
+ * every change (each detection retry, every 500 ms), and each message is a binding call with
+ * its answer, two CDP round trips. Only a main frame's report of a lifecycle state the run
+ * reads, once per state, goes out; every other message goes out as it is.
+ */
+const REPORTS_READ = `(() => {
+  const send = window.autoconsentSendMessage;
+  if (typeof send !== 'function') return;
+  const read = new Set(${JSON.stringify(READ_STATES)});
+  let last = null;
+  window.autoconsentSendMessage = (message) => {
+    if (message && message.type === 'report') {
+      const lifecycle = message.state && message.state.lifecycle;
+      if (!message.mainFrame || lifecycle === last || !read.has(lifecycle)) return Promise.resolve();
+      last = lifecycle;
+    }
+    return send(message);
+  };
+})();`;
 
 /** What autoconsent reported during one render, and the waits on it. */
 class Run implements ConsentRejection {

@@ -223,6 +223,11 @@ export class WarmPage {
     });
     page.on('crash', () => this.fail('the page crashed'));
     page.on('framenavigated', (frame) => this.noteOrigin(frame.url()));
+    // A new document has new worlds: their contexts are looked up afresh, rather than found
+    // gone by a failed evaluation first (a round trip per world per render).
+    this.cdp.on('Page.frameNavigated', ({ frame }) => {
+      if (frame.parentId === undefined) this.worlds.clear();
+    });
     await context.route('**/*', (route, request) => this.onRequest(route, request));
     if (settings.guardRedirects) await this.guardRedirects('every request');
   }
