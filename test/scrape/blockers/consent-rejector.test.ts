@@ -102,6 +102,42 @@ describe('installConsentRejector (real Chromium)', () => {
     }
   });
 
+  it('on a page without a consent platform, sends one message per lifecycle step the run reads, and no eval requests', async () => {
+    const context = await loopbackOnlyContext();
+    try {
+      const page = await context.newPage();
+      // The rejector's own binding, observed: every message autoconsent sends through it.
+      const sent: { type?: string; lifecycle?: string }[] = [];
+      const expose = page.exposeBinding.bind(page);
+      page.exposeBinding = ((name, callback, options) =>
+        expose(
+          name,
+          (source, message: { type?: string; state?: { lifecycle?: string } }) => {
+            sent.push({ type: message.type, lifecycle: message.state?.lifecycle });
+            return callback(source, message);
+          },
+          options,
+        )) as typeof page.exposeBinding;
+      const rejection = await installConsentRejector(page, assets);
+      await page.goto(`${base}/plain`, { waitUntil: 'load' });
+      // Detection starts, finds nothing and retries (every 500 ms) during the quiet period.
+      const outcome = await rejection.settled(20_000, 1000);
+      assert.deepEqual(outcome.detected, []);
+      assert.deepEqual(
+        sent.filter((m) => m.type !== 'report'),
+        [{ type: 'init', lifecycle: undefined }],
+        'an eval rule runs in the page, not as a message with its answer',
+      );
+      // Each state change (every detection retry) was a report: only the ones read go out.
+      assert.deepEqual(
+        sent.filter((m) => m.type === 'report').map((m) => m.lifecycle),
+        ['started'],
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   it('gives up at the budget and reports the timeout', async () => {
     const context = await loopbackOnlyContext();
     try {
