@@ -108,16 +108,14 @@ describe('installConsentRejector (real Chromium)', () => {
       const page = await context.newPage();
       // The rejector's own binding, observed: every message autoconsent sends through it.
       const sent: { type?: string; lifecycle?: string }[] = [];
-      const expose = page.exposeBinding.bind(page);
-      page.exposeBinding = ((name, callback, options) =>
-        expose(
-          name,
-          (source, message: { type?: string; state?: { lifecycle?: string } }) => {
-            sent.push({ type: message.type, lifecycle: message.state?.lifecycle });
-            return callback(source, message);
-          },
-          options,
-        )) as typeof page.exposeBinding;
+      type Message = { type?: string; state?: { lifecycle?: string } };
+      type Callback = (source: unknown, message: Message) => unknown;
+      const expose = page.exposeBinding.bind(page) as (name: string, c: Callback) => Promise<unknown>;
+      page.exposeBinding = ((name: string, callback: Callback): Promise<unknown> =>
+        expose(name, (source, message) => {
+          sent.push({ type: message.type, lifecycle: message.state?.lifecycle });
+          return callback(source, message);
+        })) as typeof page.exposeBinding;
       const rejection = await installConsentRejector(page, assets);
       await page.goto(`${base}/plain`, { waitUntil: 'load' });
       // Detection starts, finds nothing and retries (every 500 ms) during the quiet period.

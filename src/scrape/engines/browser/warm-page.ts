@@ -81,8 +81,6 @@ export interface WarmPageSettings {
   operationTimeoutMs: number;
 }
 
-/** The world html() and the blockers' calls run in (the settle has its own). */
-const HTML_WORLD = 'pagegrab-html';
 
 /** The expression itself threw: asking again would not help. */
 class EvaluationFailed extends Error {}
@@ -553,8 +551,13 @@ export class WarmPage {
   /** Our isolated worlds' contexts in the main frame's current document, by world name. */
   private readonly worlds = new Map<string, number>();
 
+  /**
+   * html() and the blockers' calls run in the settle's world: it is there in every document
+   * (its script makes it), and one world is one context to look up per document, not two.
+   * They define no globals, so the settle's probe is left as it is.
+   */
   private async inOwnWorld(expression: string): Promise<unknown> {
-    return await this.inWorld(HTML_WORLD, expression);
+    return await this.inWorld(SETTLE_WORLD, expression);
   }
 
   /**
