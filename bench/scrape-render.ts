@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { createBrowserEngine } from '../src/scrape/engines/browser/index.js';
 import { isPublicAddress } from '../src/scrape/net/address-policy.js';
 import { DEFAULT_SCRAPE_OPTIONS } from '../src/scrape/params/index.js';
@@ -36,6 +37,8 @@ const VARIANT_PARAMS: Record<Variant, Record<string, string>> = {
   markdown: { markdown: 'true' },
 };
 const CLI = ['--import', 'tsx', join(import.meta.dirname, '../src/cli/main.ts')];
+/** A built service's command line: another build's dist/ (e.g. a peer before a change). */
+const distCli = (dist: string) => [join(dist, 'cli/main.js')];
 
 interface Cell {
   name: string;
@@ -65,7 +68,7 @@ interface Service {
   stop(): Promise<void>;
 }
 
-async function startService(): Promise<Service> {
+async function startService(cli: string[] = CLI): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-bench-'));
   const port = await freePort();
   const env = {
@@ -78,12 +81,12 @@ async function startService(): Promise<Service> {
   };
   const create = spawnSync(
     process.execPath,
-    [...CLI, 'accounts', 'create', '--name', 'bench', '--credits', '100000000', '--json'],
+    [...cli, 'accounts', 'create', '--name', 'bench', '--credits', '100000000', '--json'],
     { env, encoding: 'utf8' },
   );
   if (create.status !== 0) throw new Error(`accounts create failed: ${create.stderr}`);
   const { apiKey } = JSON.parse(create.stdout.trim().split('\n').at(-1) ?? '{}');
-  const child = spawn(process.execPath, [...CLI, 'serve'], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...cli, 'serve'], { env, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
   const chromiumPids = async (): Promise<number[]> => {
     const body = (await (await fetch(`${base}/readyz`)).json()) as { browser: { pids: number[] } };
@@ -269,6 +272,11 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--
     await page.close();
   }
   console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+} else if (
+  import.meta.url === `file://${process.argv[1]}` &&
+  process.argv.includes('--peer-dist')
+) {
+  await peerRun();
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const n = Number(process.argv[2] ?? 40);
   const concurrencies = (process.argv[3] ?? '1,2,4').split(',').map(Number);
@@ -294,5 +302,55 @@ if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--
     await page.close();
   }
   console.log(`route html / bare throughput: ${ratios.join(', ')} (target >= 1.5x, floor 0.9x)`);
+  console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+}
+
+/**
+ * `--peer-dist DIR [--dist DIR]`: route html against the bare loop for this tree's build
+ * (dist/, `node scripts/build.mjs` first) and a peer build, both services running at once
+ * and their cells alternating over the rounds, so that the machine's load hits all three
+ * alike. Prints each round and the medians of route/bare for each build.
+ *   node --import tsx bench/scrape-render.ts 20 1 --peer-dist /work/wt/peer33/dist --rounds 3
+ */
+async function peerRun(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'peer-dist': { type: 'string' },
+      dist: { type: 'string', default: join(import.meta.dirname, '../dist') },
+      rounds: { type: 'string', default: '3' },
+    },
+  });
+  const n = Number(positionals[0] ?? 20);
+  const concurrencies = (positionals[1] ?? '1').split(',').map(Number);
+  const page = await serveBenchPage();
+  const builds = {
+    this: await startService(distCli(values.dist)),
+    peer: await startService(distCli(values['peer-dist'] ?? '')),
+  };
+  console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
+  console.log(`${n} requests per cell; this ${values.dist}, peer ${values['peer-dist']}`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  try {
+    for (const c of concurrencies) {
+      const ratios = { this: [] as number[], peer: [] as number[] };
+      for (let round = 0; round < Number(values.rounds); round++) {
+        const bare = await bareCell(page.url, n, c);
+        console.log(line(bare));
+        for (const name of ['this', 'peer'] as const) {
+          const cell = await routeCell(builds[name], page.url, 'html', n, c);
+          console.log(line({ ...cell, name: `${name} html` }));
+          ratios[name].push(cell.reqPerSec / bare.reqPerSec);
+        }
+      }
+      console.log(
+        `c=${c} medians of route html / bare: this ${median(ratios.this).toFixed(2)}x, peer ${median(ratios.peer).toFixed(2)}x`,
+      );
+    }
+  } finally {
+    await builds.this.stop();
+    await builds.peer.stop();
+    await page.close();
+  }
   console.log(`uptime: ${spawnSync('uptime', { encoding: 'utf8' }).stdout.trim()}`);
 }
