@@ -337,7 +337,9 @@ async function peerRun(): Promise<void> {
       for (let round = 0; round < Number(values.rounds); round++) {
         const bare = await bareCell(page.url, n, c);
         console.log(line(bare));
-        for (const name of ['this', 'peer'] as const) {
+        // Alternating which goes first: a load that rises or falls during a round hits both.
+        const order = round % 2 === 0 ? (['this', 'peer'] as const) : (['peer', 'this'] as const);
+        for (const name of order) {
           const cell = await routeCell(builds[name], page.url, 'html', n, c);
           console.log(line({ ...cell, name: `${name} html` }));
           ratios[name].push(cell.reqPerSec / bare.reqPerSec);

@@ -110,7 +110,10 @@ describe('installConsentRejector (real Chromium)', () => {
       const sent: { type?: string; lifecycle?: string }[] = [];
       type Message = { type?: string; state?: { lifecycle?: string } };
       type Callback = (source: unknown, message: Message) => unknown;
-      const expose = page.exposeBinding.bind(page) as (name: string, c: Callback) => Promise<unknown>;
+      const expose = page.exposeBinding.bind(page) as (
+        name: string,
+        c: Callback,
+      ) => Promise<unknown>;
       page.exposeBinding = ((name: string, callback: Callback): Promise<unknown> =>
         expose(name, (source, message) => {
           sent.push({ type: message.type, lifecycle: message.state?.lifecycle });

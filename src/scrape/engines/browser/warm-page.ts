@@ -81,7 +81,6 @@ export interface WarmPageSettings {
   operationTimeoutMs: number;
 }
 
-
 /** The expression itself threw: asking again would not help. */
 class EvaluationFailed extends Error {}
 
