@@ -9,7 +9,7 @@ export function cloneElement(el: ElementNode, parent: ElementNode | null = null)
   for (const child of el.children) {
     copy.children.push(
       child.type === 'text'
-        ? { type: 'text', text: child.text, parent: copy }
+        ? { type: 'text', text: child.text, parent: copy, measured: child.measured }
         : cloneElement(child, copy),
     );
   }

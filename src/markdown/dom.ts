@@ -9,6 +9,23 @@ export interface TextNode {
   type: 'text';
   text: string;
   parent: ElementNode | null;
+  /**
+   * The text's own measures (measure.ts textFigures), kept with the string they were
+   * taken of: extraction measures the same text nodes again for every ancestor and pass.
+   */
+  measured?: TextFigures;
+}
+
+/** A text node's whitespace-collapsed measures; stale once `text` is another string. */
+export interface TextFigures {
+  of: string;
+  /** Collapsed, trimmed length. */
+  length: number;
+  /** Starts (ends) with whitespace; for text of whitespace only, holds any. */
+  lead: boolean;
+  trail: boolean;
+  /** `,` `，` `、` in the text. */
+  commas: number;
 }
 
 export interface ElementNode {

@@ -27,7 +27,7 @@ import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
-import { collectScorable } from './scorable.js';
+import { collectScorable, type FlagUse } from './scorable.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
@@ -250,10 +250,18 @@ function cleanedContainer(container: ElementNode, title: string, site: Site): El
  * "widget" classes, which Readability's class weights read as chrome.
  */
 function hintedArticle(container: ElementNode, title: string, site: Site): ElementNode {
+  let last: TrackedFlags | null = null;
   const { article } = longestAttempt((attempt) => {
+    // as on the whole page: a retry that turns off only flags the last pass never acted on
+    // would repeat it (the longest result is kept, so a repeat never changes the choice)
+    if (last && !differsInUsedFlag(last, attempt)) return null;
+    last = {
+      ...attempt,
+      used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+    };
     const scope = createElement('body');
     scope.children = [cloneElement(container, scope)];
-    return grabArticle(scope, title, attempt);
+    return grabArticle(scope, title, last);
   }, site);
   return article ?? createElement('div');
 }
@@ -282,7 +290,10 @@ function longestAttempt(
   return { article, length };
 }
 
-function differsInUsedFlag(ran: Required<ExtractFlags>, next: ExtractFlags): boolean {
+/** Flags of a pass that notes which of them it acted on. */
+type TrackedFlags = ExtractFlags & { used: FlagUse };
+
+function differsInUsedFlag(ran: TrackedFlags, next: ExtractFlags): boolean {
   return (
     (ran.stripUnlikely !== next.stripUnlikely && ran.used.stripUnlikely) ||
     (ran.weightClasses !== next.weightClasses && ran.used.weightClasses) ||

@@ -26,9 +26,20 @@ export function resolveNoscript(root: ElementNode): void {
   walk(root);
   if (found.length === 0) return;
   const doomed: ElementNode[] = [];
+  // pages put dozens of noscript pixels in one parent (the body): measure each parent once;
+  // nothing below changes text, only tags
+  const parentLength = new Map<ElementNode, number>();
+  const lengthOf = (parent: ElementNode): number => {
+    let length = parentLength.get(parent);
+    if (length === undefined) {
+      length = textLength(parent);
+      parentLength.set(parent, length);
+    }
+    return length;
+  };
   for (const el of found) {
     const own = textLength(el);
-    const beside = el.parent ? textLength(el.parent) - own : 0;
+    const beside = el.parent ? lengthOf(el.parent) - own : 0;
     if (own >= LONG_TEXT && beside < own / 4) el.tag = 'div';
     else doomed.push(el);
   }

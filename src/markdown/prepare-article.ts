@@ -188,9 +188,22 @@ const RECIPE =
   /(?:^|[\s_-])(?:wprm-recipe|recipe-card|easyrecipe|tasty-recipes|mv-create-card|recipe-ingredients|recipe-instructions|recipe-directions|ingredients|directions|instructions)(?:$|[\s_-])/i;
 /** A recipe card (schema.org Recipe or the recipe plugins' markup): its lists are the content. */
 export function insideRecipe(el: ElementNode): boolean {
-  for (let p: ElementNode | null = el; p; p = p.parent) {
-    if ((p.attrs.itemtype ?? '').includes('schema.org/Recipe')) return true;
-    if (RECIPE.test(`${p.attrs.class ?? ''} ${p.attrs.id ?? ''}`)) return true;
-  }
+  for (let p: ElementNode | null = el; p; p = p.parent) if (marksRecipe(p.attrs)) return true;
   return false;
+}
+
+/**
+ * Whether these attributes mark a recipe card, kept per attributes object: every candidate
+ * asks it of all its ancestors, in every pass, and copies of a tree share their attributes.
+ */
+const recipeMarks = new WeakMap<Readonly<Record<string, string>>, boolean>();
+function marksRecipe(attrs: Readonly<Record<string, string>>): boolean {
+  let marks = recipeMarks.get(attrs);
+  if (marks === undefined) {
+    marks =
+      (attrs.itemtype ?? '').includes('schema.org/Recipe') ||
+      RECIPE.test(`${attrs.class ?? ''} ${attrs.id ?? ''}`);
+    recipeMarks.set(attrs, marks);
+  }
+  return marks;
 }

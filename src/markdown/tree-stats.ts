@@ -10,7 +10,7 @@
  * array lazily (once per parent), not with one splice per removal.
  */
 import type { ElementNode, Node } from './dom.js';
-import { isSpace } from './measure.js';
+import { textFigures } from './measure.js';
 
 export interface Stats {
   /** Whitespace-collapsed, trimmed text length (= textLength). */
@@ -66,10 +66,13 @@ export class TreeStats {
     };
     for (const child of el.children) {
       if (child.type === 'text') {
-        appendText(s, child.text);
+        const f = textFigures(child);
+        s.commas += f.commas;
+        appendStats(s, f);
         continue;
       }
       const c = this.of(child);
+      s.commas += c.commas;
       appendStats(s, c);
       if (child.tag === 'a') {
         const href = child.attrs.href ?? '';
@@ -122,25 +125,8 @@ export class TreeStats {
   }
 }
 
-/** Appends a text node to `s` as textLength's collapsing walk would count it. */
-function appendText(s: Stats, text: string): void {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isSpace(c)) {
-      if (s.length === 0) s.lead = true;
-      s.trail = true;
-      continue;
-    }
-    if (c === 44 || c === 0xff0c || c === 0x3001) s.commas++;
-    if (s.length > 0 && s.trail) s.length++;
-    s.trail = false;
-    s.length++;
-  }
-}
-
 /** Appends a child's text figures: one space where either side has one. */
-function appendStats(s: Stats, c: Stats): void {
-  s.commas += c.commas;
+function appendStats(s: Stats, c: Pick<Stats, 'length' | 'lead' | 'trail'>): void {
   if (c.length === 0) {
     if (c.lead) {
       if (s.length === 0) s.lead = true;

@@ -80,8 +80,8 @@ function isMetadata(el: ElementNode): boolean {
     return length > 0 && length < 60 && !holdsPicture(el);
   }
   if (RELATED.test(match)) {
-    const text = innerText(el);
-    return text.length < 300 || linkDensity(el, text.length) > 0.4;
+    const length = textLength(el);
+    return length < 300 || linkDensity(el, length) > 0.4;
   }
   return false;
 }
