@@ -40,7 +40,11 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     test('a settle of what was reserved is one statement that says the balance', async () => {
       harness ??= await openTestStore(engine);
       const { db } = harness.store;
-      const { account } = await createAccount(db, { name: 'settle', credits: 10, concurrencyLimit: 10 });
+      const { account } = await createAccount(db, {
+        name: 'settle',
+        credits: 10,
+        concurrencyLimit: 10,
+      });
       const requestId = newId();
       assert.equal(await reserveCredits(db, account.id, 3, requestId), 7);
       const counted = counting(db);
