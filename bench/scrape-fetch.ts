@@ -11,6 +11,8 @@
  * figure is the median over the rounds (a shared machine's load moves within minutes):
  *   node --import tsx bench/scrape-fetch.ts --seconds 5 --rounds 3 --peer-dist /tmp/x/dist \
  *     --peer-label 'no request records'
+ * --peer-env NAME=VALUE[,NAME=VALUE] runs this build again as the peer with those settings
+ * added (e.g. BENCH_LOG_LEVEL=warn: the cost of the request log lines), like --peer-dist.
  * --levels 8 (or 1,8,32, the default) picks the concurrency levels; --profile DIR runs this
  * build's services under `node --cpu-prof` into DIR and prints where their time went;
  * --tmpfs false leaves out the tmpfs runs; --postgres adds the service on PostgreSQL (the
@@ -33,6 +35,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     'peer-dist': { type: 'string' },
+    'peer-env': { type: 'string' },
     'peer-label': { type: 'string', default: 'peer build' },
     rounds: { type: 'string', default: '1' },
     levels: { type: 'string', default: '1,8,32' },
@@ -46,7 +49,16 @@ const durationMs = Number(values.seconds) * 1000;
 const LEVELS = (values.levels as string).split(',').map(Number);
 const profileDir = values.profile;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
-const peerDist = values['peer-dist'];
+const peerEnv: Record<string, string> = Object.fromEntries(
+  (values['peer-env'] ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+const peerDist = values['peer-dist'] ?? (values['peer-env'] ? 'same' : undefined);
+/** The peer's environment: another build's dist/, or this build with --peer-env's settings. */
+const peerEnvOf = (): Record<string, string> =>
+  values['peer-dist'] ? { BENCH_DIST: values['peer-dist'], ...peerEnv } : peerEnv;
 const rounds = Number(values.rounds);
 
 const fixture = await startChildServer('fixture');
@@ -71,7 +83,7 @@ const dataDir = (base: string) => {
 type Server = [string, () => Promise<ChildServer>];
 /** This build, and with --peer-dist the peer's build, on PostgreSQL. */
 const onPostgres = (peer: boolean): Server => {
-  const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
+  const env = peer ? peerEnvOf() : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, PostgreSQL`;
   return [
     name,
@@ -85,7 +97,7 @@ const onPostgres = (peer: boolean): Server => {
 /** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
 const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
   const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
-  const env: Record<string, string> = peer ? { BENCH_DIST: peerDist as string } : {};
+  const env = peer ? peerEnvOf() : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
   const flags = profileDir && !peer ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   return [name, () => startChildServer('service', [folder], env, flags)];

@@ -5,7 +5,8 @@
  * and pg's query entry points are wrapped to count, so nothing in src/ knows about it. The
  * embedded figures also give the bytes the data folder grew by. PostgreSQL: the tests' server
  * (test/helpers/postgres-server.mjs), started here when installed.
- *   node --import tsx bench/statements-per-scrape.ts [scrapes=200]
+ *   node --import tsx bench/statements-per-scrape.ts [scrapes=200] [--texts]
+ * --texts also lists, per row, each statement's text (its first 90 characters) per scrape.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,13 +17,18 @@ import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import { findPostgresBin, startPostgres } from '../test/helpers/postgres-server.mjs';
 import { startService, type TestService } from '../test/helpers/service.js';
 
-const scrapes = Number(process.argv[2] ?? 200);
+const args = process.argv.slice(2);
+const scrapes = Number(args.find((arg) => !arg.startsWith('--')) ?? 200);
+const showTexts = args.includes('--texts');
 const counts = new Map<string, number>();
+const texts = new Map<string, number>();
 let counting = false;
 const count = (sqlText: string) => {
   if (!counting) return;
   const kind = (/^\s*(\w+)/.exec(sqlText)?.[1] ?? '?').toLowerCase();
   counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  const text = sqlText.replace(/\s+/g, ' ').trim().slice(0, 90);
+  texts.set(text, (texts.get(text) ?? 0) + 1);
 };
 
 const statementProto = Object.getPrototypeOf(new SqliteDatabase(':memory:').prepare('select 1'));
@@ -87,6 +93,7 @@ async function measure(label: string, service: TestService, pgUrl: string | null
   await scrapeAll(service, 4, 20);
   for (const concurrency of [1, 8]) {
     counts.clear();
+    texts.clear();
     const bytesBefore = dataDir && !pgUrl ? folderBytes(dataDir) : 0;
     const commitsBefore = pgUrl ? await xactCommits(pgUrl) : 0;
     counting = true;
@@ -108,6 +115,10 @@ async function measure(label: string, service: TestService, pgUrl: string | null
         ? `, data folder +${((folderBytes(dataDir) - bytesBefore) / scrapes / 1024).toFixed(1)} KB`
         : '';
     console.log(`| ${label} | ${concurrency} | ${per(total)} | ${commits} | ${kinds}${grew} |`);
+    if (showTexts) {
+      for (const [text, n] of [...texts].sort((a, b) => b[1] - a[1]))
+        console.log(`    ${per(n)}  ${text}`);
+    }
   }
 }
 

@@ -268,6 +268,11 @@ export interface PageSnapshot {
   status: number;
   /** The document as UTF-8 text (for render=true: the rendered DOM). */
   html: string;
+  /**
+   * `html` as UTF-8 bytes, when the target sent exactly those (a fetched UTF-8 page): the
+   * html output answers them as they are instead of encoding the 100 KB text again.
+   */
+  htmlBytes?: Buffer;
   /** PNG (or JPEG when a quality was asked) bytes, when the plan's output asks for one. */
   screenshot?: Buffer;
   /** The target's Content-Type, when known. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import type { Store } from '../../src/store/db.js';
 import { newId } from '../../src/store/ids.js';
 import { KeptResults } from '../../src/store/kept-results.js';
@@ -71,6 +71,37 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       await kept.flush();
       assert.equal(writes, 1);
       for (const requestId of ids) assert.ok(await kept.info('acc-c', requestId));
+    });
+
+    test('a batch of kept results of a size written before compiles no SQL', async () => {
+      harness ??= await openTestStore(engine);
+      const real = harness.store;
+      let compiled = 0;
+      const counter: KyselyPlugin = {
+        transformQuery: ({ node }) => {
+          compiled++;
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      };
+      const store: Pick<Store, 'db' | 'transact'> = {
+        db: real.db,
+        transact: (work, options) => real.transact((trx) => work(trx.withPlugin(counter)), options),
+      };
+      const kept = new KeptResults(store);
+      const compiledPerBatch: number[] = [];
+      for (const round of [1, 2]) {
+        const before = compiled;
+        const ids = Array.from({ length: 3 }, () => newId());
+        for (const [i, requestId] of ids.entries()) {
+          kept.keep({ requestId, accountId: 'acc-d', contentType: 'text/html', body: page(i) });
+        }
+        await kept.flush();
+        for (const requestId of ids)
+          assert.ok(await kept.info('acc-d', requestId), `round ${round}`);
+        compiledPerBatch.push(compiled - before);
+      }
+      assert.equal(compiledPerBatch[1], 0, `compiled per batch: ${compiledPerBatch.join(', ')}`);
     });
   });
 }

@@ -3,6 +3,11 @@
  * advisory lock per account serialises the count-and-insert, so two nodes can never both
  * take the last slot. A slot carries an expiry past its scrape's budget: if its node dies,
  * the slot stops counting once it expires.
+ *
+ * Every scrape takes and frees one, so each costs as few round trips and commits as it can
+ * (issue 26): the take is the lock and one conditional insert (the count is read inside the
+ * insert, by a statement that starts after the lock is held, so it sees every slot committed
+ * before); the release is one delete that also sweeps expired slots.
  */
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../store/ids.js';
@@ -16,24 +21,23 @@ export function createPostgresAccountSlots(db: Kysely<Database>, nodeId: string)
       const now = Date.now();
       const taken = await db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext(${accountId}))`.execute(trx);
-        const row = await trx
-          .selectFrom('scrape_slots')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('account_id', '=', accountId)
-          .where('expires_at', '>', now)
-          .executeTakeFirstOrThrow();
-        if (Number(row.n) >= limit) return false;
-        await trx
-          .insertInto('scrape_slots')
-          .values({ id, account_id: accountId, node_id: nodeId, expires_at: now + ttlMs })
-          .execute();
-        return true;
+        // Cast: parameters in an INSERT's SELECT list have no type of their own.
+        const { rows } = await sql<{ id: string }>`
+          insert into scrape_slots (id, account_id, node_id, expires_at)
+          select ${id}::text, ${accountId}::text, ${nodeId}::text, ${now + ttlMs}::bigint
+          where (
+            select count(*) from scrape_slots
+            where account_id = ${accountId} and expires_at > ${now}
+          ) < ${limit}::bigint
+          returning id`.execute(trx);
+        return rows.length > 0;
       });
       if (!taken) return null;
+      // Expired slots of dead nodes are swept by whoever releases next, in the same delete.
       return async () => {
-        await db.deleteFrom('scrape_slots').where('id', '=', id).execute();
-        // Expired slots of dead nodes are swept by whoever releases next.
-        await db.deleteFrom('scrape_slots').where('expires_at', '<', Date.now()).execute();
+        await sql`delete from scrape_slots where id = ${id} or expires_at < ${Date.now()}`.execute(
+          db,
+        );
       };
     },
   };

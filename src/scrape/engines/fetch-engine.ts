@@ -3,12 +3,13 @@
  * redirects ourselves so every hop passes the SSRF guard, undo compression, bound the body
  * and decode it to UTF-8. Bounded in time by the plan's deadline and signal.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import { type AppError, appError, isAppError } from '../../errors.js';
-import { decodeBody } from '../net/charset.js';
+import { type DecodedBody, decodeBody } from '../net/charset.js';
 import type { ProxyHealth } from '../net/proxy-health.js';
 import type { Session, SessionStore } from '../net/sessions.js';
 import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-guard.js';
@@ -63,6 +64,14 @@ export interface FetchEngine {
 const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_CONNECTIONS_PER_ORIGIN = 32;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Whether `bytes` are the decoded text's UTF-8 byte for byte: decoded as UTF-8, with no BOM
+ * (left out of the text) and no invalid sequence (each one a U+FFFD in the text).
+ */
+function sentAsUtf8(bytes: Buffer, decoded: DecodedBody): boolean {
+  return decoded.charset === 'utf-8' && decoded.source !== 'bom' && isUtf8(bytes);
+}
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -197,10 +206,12 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
       const bytes = await decompress(raw, headerValue(response.headers, 'content-encoding'), limit);
       const contentType = headerValue(response.headers, 'content-type') ?? null;
       const retryAfter = headerValue(response.headers, 'retry-after');
+      const decoded = decodeBody(bytes, contentType);
       return {
         finalUrl: url.href,
         status: response.statusCode,
-        html: decodeBody(bytes, contentType).text,
+        html: decoded.text,
+        ...(sentAsUtf8(bytes, decoded) ? { htmlBytes: bytes } : {}),
         contentType,
         via: proxy,
         ...(retryAfter ? { retryAfter } : {}),

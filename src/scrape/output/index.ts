@@ -22,15 +22,18 @@ type Produced = { contentType: string; body: Buffer };
 
 /** The pool's work for one page, bounded by the run's deadline and signal. */
 interface PageWork {
-  /** The page's HTML after blocking (if any), as is or converted to Markdown. */
-  text(markdown: boolean): Promise<string> | string;
+  /** The page's HTML after blocking (if any), as is (its UTF-8 bytes when known) or converted to Markdown. */
+  text(markdown: boolean): Promise<string> | string | Buffer;
   /** The `document` output's JSON. */
   document(): Promise<Buffer>;
 }
 
-function textOutput(text: Promise<string> | string, contentType: string) {
-  const result = (t: string): Produced => ({ contentType, body: Buffer.from(t, 'utf8') });
-  return typeof text === 'string' ? result(text) : text.then(result);
+function textOutput(text: Promise<string> | string | Buffer, contentType: string) {
+  const result = (t: string | Buffer): Produced => ({
+    contentType,
+    body: typeof t === 'string' ? Buffer.from(t, 'utf8') : t,
+  });
+  return text instanceof Promise ? text.then(result) : result(text);
 }
 
 const producers: Record<
@@ -78,7 +81,7 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
       const work: PageWork = {
         text: (markdown) =>
           !block && !markdown
-            ? html
+            ? (snapshot.htmlBytes ?? html)
             : pool.run({ html, pageUrl, ...(block ? { block } : {}), markdown }, limits),
         document: () => pool.document(documentJob(plan, snapshot, block), limits),
       };

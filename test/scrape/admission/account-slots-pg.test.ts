@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { createPostgresAccountSlots } from '../../../src/scrape/admission/account-slots-pg.js';
 import type { Release } from '../../../src/scrape/admission/admission.js';
 import { openStore, type Store } from '../../../src/store/db.js';
@@ -55,6 +56,32 @@ describe('account slots on PostgreSQL', { skip: pgSkipReason }, () => {
     assert.equal(await b.tryAcquire('acct-release', 1, 60_000), null);
     await held();
     assert.notEqual(await b.tryAcquire('acct-release', 1, 60_000), null);
+  });
+
+  test('taking a slot is one transaction of two statements, and freeing it one delete', async () => {
+    const [a] = nodes();
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    /** The statements `work` sends, by their first word. */
+    const statementsOf = async <T>(work: () => Promise<T>): Promise<[T, string[]]> => {
+      sent.length = 0;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const first = args[0] as string | { text: string };
+        const text = typeof first === 'string' ? first : first.text;
+        sent.push(/^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '?');
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        return [await work(), [...sent]];
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+    };
+    const [held, taking] = await statementsOf(() => a.tryAcquire('acct-cost', 2, 60_000));
+    assert.ok(held);
+    assert.deepEqual(taking, ['begin', 'select', 'insert', 'commit']);
+    const [, freeing] = await statementsOf(() => held());
+    assert.deepEqual(freeing, ['delete']);
   });
 
   test('slots of a node that died stop counting once they expire', async () => {

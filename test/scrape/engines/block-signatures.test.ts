@@ -113,6 +113,25 @@ describe('blockSignature: the table of block pages', () => {
     }
   });
 
+  it('a page of content answered 200 is told apart without any pattern read over it', () => {
+    // Quoting every vendor's words: were the patterns read, Imperva's would match first.
+    const html = page(
+      `<p>${TEXT.repeat(3)} _Incapsula_Resource, g-recaptcha: verify you are human</p>`,
+    );
+    const test = RegExp.prototype.test;
+    const read: string[] = [];
+    RegExp.prototype.test = function (this: RegExp, input: string) {
+      if (input.length > 1000) read.push(this.source.slice(0, 30));
+      return test.call(this, input);
+    };
+    try {
+      assert.equal(blockSignature({ status: 200, html }), null);
+    } finally {
+      RegExp.prototype.test = test;
+    }
+    assert.deepEqual(read, []);
+  });
+
   it('what is not HTML is never a block page', () => {
     assert.equal(
       blockSignature({ status: 403, html: 'cf-chl-', contentType: 'application/json' }),

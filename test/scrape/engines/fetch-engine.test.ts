@@ -193,6 +193,22 @@ for (const [path, expected] of charsetCases) {
   });
 }
 
+test("a UTF-8 page carries its own bytes for the answer, only when they are its text's", async () => {
+  site.route('/charset/invalid-utf8', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(Buffer.concat([Buffer.from('<p>caf'), Buffer.from([0xe9]), Buffer.from('</p>')]));
+  });
+  const utf8 = await engine.fetch(fetchPlan(site.url('/big')));
+  assert.ok(utf8.htmlBytes, 'a UTF-8 page');
+  assert.ok(utf8.htmlBytes.equals(Buffer.from(utf8.html, 'utf8')));
+  const gzipped = await engine.fetch(fetchPlan(site.url('/gzip')));
+  assert.ok(gzipped.htmlBytes?.equals(Buffer.from(PLAIN_PAGE, 'utf8')), 'decompressed');
+  for (const path of ['/charset/header-1252', '/charset/utf8-bom', '/charset/invalid-utf8']) {
+    const page = await engine.fetch(fetchPlan(site.url(path)));
+    assert.equal(page.htmlBytes, undefined, path);
+  }
+});
+
 test('windows-1252 0x80 is € and 0x9F is Ÿ', async () => {
   const page = await engine.fetch(fetchPlan(site.url('/charset/header-1252')));
   const text = /<p>(.*)<\/p>/.exec(page.html)?.[1] ?? '';

@@ -195,3 +195,21 @@ describe('output pool (static blocker)', () => {
     }
   });
 });
+
+describe('the html output', () => {
+  const stage = createOutputStage({ size: 1, maxMs: 5_000 });
+  after(() => stage.close());
+  const htmlPlan = (): ScrapeRun => ({ ...planFor(5_000), output: 'html' });
+
+  it("answers a fetched UTF-8 page's own bytes, not its text encoded again", async () => {
+    const htmlBytes = Buffer.from(SMALL, 'utf8');
+    const result = await stage.produce(htmlPlan(), { ...snapshot(SMALL), htmlBytes });
+    assert.equal(result.body, htmlBytes, 'the same buffer');
+    assert.equal(result.contentType, 'text/html; charset=utf-8');
+  });
+
+  it('encodes the text of a page without them (another charset, a render)', async () => {
+    const result = await stage.produce(htmlPlan(), snapshot('<p>naïve café €</p>'));
+    assert.equal(result.body.toString('utf8'), '<p>naïve café €</p>');
+  });
+});

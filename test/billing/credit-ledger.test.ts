@@ -1,0 +1,74 @@
+/**
+ * The ledger's settle on both engines: the charge is written with the balance it leaves in
+ * one statement (one round trip on every scrape), and a reservation still ends once.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import { createAccount } from '../../src/accounts/account-store.js';
+import { reserveCredits, settleCredits } from '../../src/billing/credit-ledger.js';
+import { newId } from '../../src/store/ids.js';
+import type { Database } from '../../src/store/schema.js';
+import { pgSkipReason } from '../helpers/postgres.js';
+import { openTestStore, type TestStore } from '../helpers/test-store.js';
+
+/** `db`, counting the queries sent through it. */
+function counting(db: Kysely<Database>): { db: Kysely<Database>; sent: () => number } {
+  let sent = 0;
+  const proxy = new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === 'executeQuery') {
+        return (...args: Parameters<Kysely<Database>['executeQuery']>) => {
+          sent++;
+          return target.executeQuery(...args);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { db: proxy, sent: () => sent };
+}
+
+for (const engine of ['sqlite', 'postgres'] as const) {
+  describe(`the credit ledger's settle (${engine})`, {
+    skip: engine === 'postgres' && pgSkipReason,
+  }, () => {
+    let harness: TestStore | null = null;
+    after(() => harness?.close());
+
+    test('a settle of what was reserved is one statement that says the balance', async () => {
+      harness ??= await openTestStore(engine);
+      const { db } = harness.store;
+      const { account } = await createAccount(db, {
+        name: 'settle',
+        credits: 10,
+        concurrencyLimit: 10,
+      });
+      const requestId = newId();
+      assert.equal(await reserveCredits(db, account.id, 3, requestId), 7);
+      const counted = counting(db);
+      assert.equal(await settleCredits(counted.db, account.id, 3, requestId), 7);
+      assert.equal(counted.sent(), 1);
+      const rows = await db
+        .selectFrom('ledger')
+        .select(['kind', 'amount', 'balance_after', 'request_id'])
+        .where('request_id', '=', requestId)
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => [row.kind, Number(row.amount), Number(row.balance_after)]),
+        [
+          ['reserve', -3, 7],
+          ['settle', 3, 7],
+        ],
+      );
+      await assert.rejects(settleCredits(db, account.id, 3, requestId), 'a reservation ends once');
+    });
+
+    test('a settle for an account that does not exist fails', async () => {
+      harness ??= await openTestStore(engine);
+      await assert.rejects(settleCredits(harness.store.db, 'no-such-account', 1, newId()));
+    });
+  });
+}
