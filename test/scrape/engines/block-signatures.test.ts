@@ -98,7 +98,8 @@ describe('blockSignature: the table of block pages', () => {
       '<head><meta name="robots" content="index,follow"><style>body{font-family:Roboto}</style>' +
       '<script>window.__s={"captchaSettings":{"enabledForDonations":false},"humanVerify":1}</script>' +
       '<script src="https://www.google.com/recaptcha/enterprise.js?render=k"></script></head>';
-    const body = '<body><h1>White speckle mug</h1><p>$24.00</p><p>A mug for the morning.</p></body>';
+    const body =
+      '<body><h1>White speckle mug</h1><p>$24.00</p><p>A mug for the morning.</p></body>';
     assert.equal(blockSignature({ status: 200, html: `<html>${head}${body}</html>` }), null);
   });
 
