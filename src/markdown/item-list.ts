@@ -12,32 +12,12 @@ import { cloneElement } from './clone.js';
 import type { ElementNode } from './dom.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 
-/**
- * Items are blocks: sibling paragraphs and headings with links are an article's text, and
- * of one shape as much as a list's items are.
- */
-const NOT_ITEMS: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'br']);
-/** Items that are all link text are a menu (a navigation's flyouts), not a list of items. */
-const MAX_ITEM_LINKS = 0.85;
 /** Fewer siblings of one shape than this are a few blocks, not a list. */
 const MIN_ITEMS = 4;
 /** An item holds at least this many characters of text (a title, not an icon's label). */
 const MIN_ITEM_TEXT = 15;
 /** A list holds at least this much text in its items. */
 const MIN_LIST_TEXT = 400;
-/**
- * No item holds more than this share of the list's text: items are of a size, while a
- * template's layout rows (header, content, footer, each a `div.row` with links) have one
- * row that dwarfs the others (on articles of the segments corpus).
- */
-const MAX_ITEM_SHARE = 0.4;
-
-interface Group {
-  count: number;
-  text: number;
-  linked: number;
-  largest: number;
-}
 
 interface Measure {
   /** Characters of text, white space not counted. */
@@ -63,17 +43,13 @@ const PROBE_STEP = 200;
  * with a long list of teasers below it).
  */
 export function itemListFor(body: ElementNode, chosen: ElementNode): ElementNode | null {
-  const found = findItemList(body);
-  if (!found) return null;
-  const { list, shape } = found;
+  const list = findItemList(body);
+  if (!list) return null;
   const chosenLength = textLength(chosen);
   const listLength = textLength(list);
   if (listLength < WIDE_LIST * chosenLength) return null;
   if (linkDensity(list, listLength) > MAX_LINK_DENSITY) return null;
-  // looked for in the items, not the whole container: a `<main>` whose children are a
-  // menu's flyouts and the article holds the article, but the article is no item
-  const items = list.children.filter((c) => c.type === 'element' && shapeOf(c) === shape);
-  if (shareFound(innerText(chosen), items.map(innerText).join(' ')) < MIN_SHARE) return null;
+  if (shareFound(innerText(chosen), innerText(list)) < MIN_SHARE) return null;
   return cloneElement(list);
 }
 
@@ -88,20 +64,14 @@ function shareFound(text: string, within: string): number {
   return probes === 0 ? 0 : found / probes;
 }
 
-const shapeOf = (el: ElementNode) => `${el.tag}.${el.attrs.class ?? ''}`;
-
-/**
- * The element whose same-shaped, linked children hold the most text, with their shape; null
- * when there is none.
- */
-export function findItemList(body: ElementNode): { list: ElementNode; shape: string } | null {
+/** The element whose same-shaped, linked children hold the most text, or null. */
+export function findItemList(body: ElementNode): ElementNode | null {
   let best: ElementNode | null = null;
-  let bestShape = '';
   let bestText = MIN_LIST_TEXT - 1;
   const measure = (el: ElementNode, inLink: boolean): Measure => {
     const own: Measure = { text: 0, linked: 0 };
     const linking = inLink || (el.tag === 'a' && el.attrs.href !== undefined);
-    const groups = new Map<string, Group>();
+    const groups = new Map<string, { count: number; text: number }>();
     for (const child of el.children) {
       if (child.type === 'text') {
         const n = countNonSpace(child.text);
@@ -113,34 +83,26 @@ export function findItemList(body: ElementNode): { list: ElementNode; shape: str
       own.text += m.text;
       own.linked += m.linked;
       // an item has a link (its title's, often the whole card) and more than a label's text
-      if (m.text < MIN_ITEM_TEXT || m.linked === 0 || NOT_ITEMS.has(child.tag)) continue;
-      const shape = shapeOf(child);
+      if (m.text < MIN_ITEM_TEXT || m.linked === 0) continue;
+      const shape = `${child.tag}.${child.attrs.class ?? ''}`;
       const group = groups.get(shape);
       if (group) {
         group.count++;
         group.text += m.text;
-        group.linked += m.linked;
-        group.largest = Math.max(group.largest, m.text);
       } else {
-        groups.set(shape, { count: 1, text: m.text, linked: m.linked, largest: m.text });
+        groups.set(shape, { count: 1, text: m.text });
       }
     }
-    for (const [shape, group] of groups) {
-      if (
-        group.count >= MIN_ITEMS &&
-        group.text > bestText &&
-        group.linked <= MAX_ITEM_LINKS * group.text &&
-        group.largest <= MAX_ITEM_SHARE * group.text
-      ) {
+    for (const group of groups.values()) {
+      if (group.count >= MIN_ITEMS && group.text > bestText) {
         best = el;
-        bestShape = shape;
         bestText = group.text;
       }
     }
     return own;
   };
   measure(body, false);
-  return best ? { list: best, shape: bestShape } : null;
+  return best;
 }
 
 function countNonSpace(text: string): number {
