@@ -23,7 +23,6 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
-import { itemListFor } from './item-list.js';
 import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
@@ -212,7 +211,7 @@ function extractedContent(
       }
     }
   }
-  if (chosen) return widerRegion(itemListFor(body, chosen) ?? chosen, region, site);
+  if (chosen) return widerRegion(chosen, region, site);
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
