@@ -16,14 +16,14 @@
  * | sucuri                 | 403             | "Sucuri WebSite Firewall", `sucuri.net`               |
  * | f5-rejected            | any (a short page) | "The requested URL was rejected" with "support ID" |
  * | unusual-traffic        | any (a short page) | "unusual traffic from your computer network"       |
- * | captcha                | any             | a short page (under 1500 characters of text) with a captcha widget (reCAPTCHA, hCaptcha, Turnstile, `captcha`) asking to prove one is human |
+ * | captcha                | any             | a short page (under 1500 characters of text) with a captcha widget (reCAPTCHA, hCaptcha, Turnstile, `captcha`) whose visible text asks to prove one is human |
  * | empty                  | 2xx             | no text at all where the same URL answered with text before (in this process) |
  *
  * "A short page": under 1500 characters of visible text in the whole page.
  * A 403, 429 or 503 without a signature is the target's own answer (contract 2.14): a 200
  * with `X-Target-Status`, as before.
  */
-import { visibleTextLength } from './visible-text.js';
+import { visibleText, visibleTextLength } from './visible-text.js';
 
 export type BlockSignature =
   | 'cloudflare-challenge'
@@ -173,8 +173,16 @@ export function blockSignature(
     if (vendor) return vendor;
     // A captcha page is small as a whole: its text is counted over the whole page, as a
     // page whose first 64 KB are head (inline scripts and styles) and whose comment form
-    // names a captcha is an article.
-    if (CAPTCHA_WIDGET.test(head) && PROVE_HUMAN.test(head) && small.is()) return 'captcha';
+    // names a captcha is an article. The request to prove one is human is read in the
+    // visible text only: a shop's settings (`captchaSettings`), a `robots` meta tag or the
+    // Roboto font are in every page's head.
+    if (
+      CAPTCHA_WIDGET.test(head) &&
+      small.is() &&
+      PROVE_HUMAN.test(visibleText(page.html, CAPTCHA_PAGE_TEXT))
+    ) {
+      return 'captcha';
+    }
   }
   if (!memory) return null;
   const ok = page.status >= 200 && page.status < 300;

@@ -24,6 +24,25 @@ export function visibleTextLength(
   /** `noscript: true`: count what `noscript` holds (a fetch's answer keeps it). */
   options: { noscript?: boolean } = {},
 ): number {
+  return readVisibleText(html, atMost, options, null);
+}
+
+/**
+ * The page's visible text itself, up to about `atMost` characters: for words a reader must
+ * see (a captcha's request to prove one is human), not words in attributes or scripts.
+ */
+export function visibleText(html: string, atMost = Number.POSITIVE_INFINITY): string {
+  const parts: string[] = [];
+  readVisibleText(html, atMost, {}, parts);
+  return parts.join(' ');
+}
+
+function readVisibleText(
+  html: string,
+  atMost: number,
+  options: { noscript?: boolean },
+  parts: string[] | null,
+): number {
   const skip = options.noscript ? NOT_FETCHED_TEXT : NOT_TEXT;
   const start = BODY_START.exec(html);
   const body = start ? html.slice(start.index + start[0].length) : html;
@@ -34,6 +53,7 @@ export function visibleTextLength(
     if (end <= last) return;
     if (gap && length > 0) length++;
     length += end - last;
+    parts?.push(body.slice(last, end));
   };
   skip.lastIndex = 0;
   for (let m = skip.exec(body); m !== null; m = skip.exec(body)) {

@@ -91,6 +91,18 @@ describe('blockSignature: the table of block pages', () => {
     );
   });
 
+  it('a short page whose scripts and head name a captcha and a robot is no captcha page', () => {
+    // Four pages of the WCXB corpus (a shop, a product, a blog index, a forum) were refused
+    // so: `captchaSettings` or a reCAPTCHA script, and "robots" or "Roboto" in their head.
+    const head =
+      '<head><meta name="robots" content="index,follow"><style>body{font-family:Roboto}</style>' +
+      '<script>window.__s={"captchaSettings":{"enabledForDonations":false},"humanVerify":1}</script>' +
+      '<script src="https://www.google.com/recaptcha/enterprise.js?render=k"></script></head>';
+    const body =
+      '<body><h1>White speckle mug</h1><p>$24.00</p><p>A mug for the morning.</p></body>';
+    assert.equal(blockSignature({ status: 200, html: `<html>${head}${body}</html>` }), null);
+  });
+
   it('an article whose first 64 KB are head is no captcha page for its comment form', () => {
     // Five article pages of the shared corpus were refused so: a captcha widget and a word
     // like "verify" in the first 64 KB, most of their text after it.

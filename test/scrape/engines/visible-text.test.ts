@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { visibleTextLength } from '../../../src/scrape/engines/visible-text.js';
+import { visibleText, visibleTextLength } from '../../../src/scrape/engines/visible-text.js';
 
 describe('visibleTextLength: the characters a reader sees', () => {
   const PAGE = `<html><head><title>Not counted</title><style>p{}</style></head><body>
@@ -20,5 +20,20 @@ describe('visibleTextLength: the characters a reader sees', () => {
     const long = `<body>${'<p>word </p>'.repeat(10_000)}</body>`;
     assert.equal(visibleTextLength(long, 200), 200);
     assert.ok(visibleTextLength(long) > 40_000);
+  });
+});
+
+describe('visibleText: the words a reader sees', () => {
+  it('holds the text of the body and none of its tags, attributes, scripts or styles', () => {
+    const html =
+      '<head><meta name="robots"></head><body><p class="human">Please verify</p>' +
+      '<script>robot()</script><style>.x{}</style><p>you are human</p></body>';
+    const text = visibleText(html);
+    assert.match(text, /Please verify\s+you are human/);
+    assert.doesNotMatch(text, /robot|class/);
+  });
+
+  it('stops at about atMost characters', () => {
+    assert.ok(visibleText(`<p>${'word '.repeat(1000)}</p>`, 100).length < 200);
   });
 });
