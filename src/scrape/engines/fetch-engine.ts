@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
+import { BINARY_KINDS, contentKindOf } from '../../documents/content-kind.js';
 import { type AppError, appError, isAppError } from '../../errors.js';
 import { decodeBody } from '../net/charset.js';
 import type { ProxyHealth } from '../net/proxy-health.js';
@@ -197,10 +198,13 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
       const bytes = await decompress(raw, headerValue(response.headers, 'content-encoding'), limit);
       const contentType = headerValue(response.headers, 'content-type') ?? null;
       const retryAfter = headerValue(response.headers, 'retry-after');
+      // a PDF, a DOCX or an image is kept as bytes: decoded as text it is only noise
+      const binary = BINARY_KINDS.has(contentKindOf(contentType, bytes));
       return {
         finalUrl: url.href,
         status: response.statusCode,
-        html: decodeBody(bytes, contentType).text,
+        html: binary ? '' : decodeBody(bytes, contentType).text,
+        ...(binary && { body: bytes }),
         contentType,
         via: proxy,
         ...(retryAfter ? { retryAfter } : {}),

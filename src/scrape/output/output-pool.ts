@@ -11,7 +11,8 @@
  * boots (~0.2-1 s), before it reports ready, so that load never counts against a page's cap.
  */
 import { Worker } from 'node:worker_threads';
-import { appError } from '../../errors.js';
+import type { DocumentSource } from '../../documents/index.js';
+import { AppError, appError, type ErrorCode } from '../../errors.js';
 import type { BlockSelection } from '../types.js';
 import type {
   DocumentWork,
@@ -41,6 +42,8 @@ export interface OutputJob {
   pageUrl: string;
   block?: BlockSelection;
   markdown: boolean;
+  /** A page that is not HTML, converted from this when `markdown`. */
+  source?: DocumentSource;
 }
 
 /** One page's `document` output: every asked format, from the page stripped of `block`. */
@@ -117,7 +120,10 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       finish(slot);
       if ('text' in reply) job.resolve(reply.text);
       else if ('bytes' in reply) job.resolve(reply.bytes);
-      else job.reject(appError('INTERNAL'));
+      else if (reply.appError) {
+        const { code, status, message } = reply.appError;
+        job.reject(new AppError(code as ErrorCode, status, message, {}));
+      } else job.reject(appError('INTERNAL'));
     });
     slot.worker.on('error', () => died(slot));
     slot.worker.on('exit', () => {
@@ -239,10 +245,11 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
   };
 
   return {
-    async run({ html, pageUrl, block, markdown }, limits = {}) {
+    async run({ html, pageUrl, block, markdown, source }, limits = {}) {
       const id = nextId++;
       const request: OutputRequest = { id, kind: 'text', html, pageUrl, markdown };
       if (block) request.block = block;
+      if (source) request.source = source;
       return (await submit(request, limits)) as string;
     },
     async document({ page, block }, limits = {}) {
