@@ -67,7 +67,14 @@ export function linesToMarkdown(pages: PdfPageLines[]): string {
     }
   }
   flush();
-  return `${out.join('\n\n')}\n`;
+  // a list's items one per line, so it reads as one list
+  const item = /^(- |\d{1,3}\. |[a-z]\. )/;
+  let markdown = out[0] ?? '';
+  for (let i = 1; i < out.length; i++) {
+    const block = out[i] as string;
+    markdown += item.test(block) && item.test(out[i - 1] as string) ? `\n${block}` : `\n\n${block}`;
+  }
+  return `${markdown}\n`;
 }
 
 /** The size most of the text is set in. */

@@ -69,16 +69,23 @@ function toLine(items: PdfItem[], boldFonts: Set<string>): PdfLine {
     text = label ? `${lead}[${label}](${link.url})` : lead;
     link = null;
   };
+  let space = false;
   for (const item of items) {
+    // pdfjs fills a wide gap with a space item as wide as the gap: a gap, not text
+    if (item.str.trim() === '') {
+      space = true;
+      continue;
+    }
     const gap = item.x - end;
     if (text !== '' && gap > item.size * CELL_GAP) cells.push('');
     if (item.url !== link?.url) closeLink();
     const spaced = /\s$/.test(text) || /^\s/.test(item.str);
-    if (text !== '' && !spaced && gap > item.size * 0.15) {
+    if (text !== '' && !spaced && (space || gap > item.size * 0.15)) {
       text += ' ';
       cells[cells.length - 1] += ' ';
     }
     if (item.url && !link) link = { url: item.url, start: text.length };
+    space = false;
     text += item.str;
     cells[cells.length - 1] += item.str;
     end = item.x + item.width;

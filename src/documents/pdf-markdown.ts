@@ -112,25 +112,60 @@ async function readPage(doc: PdfDoc, n: number): Promise<PdfPageLines> {
     const item = raw as TextItem;
     const [a = 0, b = 0, , , x = 0, y = 0] = item.transform;
     const size = Math.hypot(a, b);
-    const url = links.find((l) => inside(l.rect, x + item.width / 2, y + size / 3))?.url;
-    items.push({
-      str: item.str,
-      x,
-      y,
-      width: item.width,
-      size,
-      font: item.fontName,
-      ...(url && { url }),
-    });
+    const base: PdfItem = { str: item.str, x, y, width: item.width, size, font: item.fontName };
+    items.push(...(links.length ? linked(base, links) : [base]));
   }
   const [, , , height = 792] = page.view;
   page.cleanup();
   return { lines: pageLines(items, bold), height };
 }
 
-function inside(rect: LinkRect['rect'], x: number, y: number): boolean {
-  const [x1, y1, x2, y2] = rect;
-  return (
-    x >= Math.min(x1, x2) && x <= Math.max(x1, x2) && y >= Math.min(y1, y2) && y <= Math.max(y1, y2)
-  );
+/**
+ * An item split where link rectangles cover part of it (pdfjs joins a line's runs into one
+ * item, a link's words among them), by its characters' share of its width, at word bounds.
+ */
+function linked(item: PdfItem, links: LinkRect[]): PdfItem[] {
+  const y = item.y + item.size / 3;
+  const { str } = item;
+  const perChar = str.length ? item.width / str.length : 0;
+  const hits = links.filter((l) => {
+    const [x1, y1, x2, y2] = l.rect;
+    return (
+      y >= Math.min(y1, y2) &&
+      y <= Math.max(y1, y2) &&
+      Math.max(x1, x2) > item.x &&
+      Math.min(x1, x2) < item.x + item.width
+    );
+  });
+  if (hits.length === 0 || perChar === 0) return [item];
+  const out: PdfItem[] = [];
+  let at = 0;
+  const piece = (from: number, to: number, url?: string) => {
+    if (to <= from) return;
+    out.push({
+      ...item,
+      str: str.slice(from, to),
+      x: item.x + from * perChar,
+      width: (to - from) * perChar,
+      ...(url && { url }),
+    });
+  };
+  for (const link of hits.sort(
+    (a, b) => Math.min(a.rect[0], a.rect[2]) - Math.min(b.rect[0], b.rect[2]),
+  )) {
+    const left = Math.min(link.rect[0], link.rect[2]);
+    const right = Math.max(link.rect[0], link.rect[2]);
+    let from = Math.max(at, Math.round((left - item.x) / perChar));
+    let to = Math.min(str.length, Math.round((right - item.x) / perChar));
+    // widen to whole words: a rectangle's edge rarely falls exactly between characters
+    while (from > at && /\S/.test(str[from - 1] ?? '')) from--;
+    while (to < str.length && /\S/.test(str[to] ?? '')) to++;
+    while (from < to && str[from] === ' ') from++;
+    if (to <= from) continue;
+    piece(at, from);
+    piece(from, to, link.url);
+    at = to;
+  }
+  piece(at, str.length);
+  return out;
 }
