@@ -120,8 +120,8 @@ export function joinLines(paragraph: string, next: string): string {
 
 /**
  * Lines in the top or bottom eighth of a page that recur (digits aside: page numbers) on
- * at least half the pages of a document of three or more are its running headers and
- * footers; a lone page number is one too.
+ * at least half the pages (and two or more) are its running headers and footers; a lone
+ * page number is one too.
  */
 function withoutRunning(page: PdfPageLines, pages: PdfPageLines[], index: number): PdfLine[] {
   const margin = page.height / 8;
@@ -130,13 +130,13 @@ function withoutRunning(page: PdfPageLines, pages: PdfPageLines[], index: number
   return page.lines.filter((line) => {
     if (!inMargin(line, page)) return true;
     if (/^[-–\s]*\d{1,4}[-–\s]*$|^page \d+( of \d+)?$/i.test(line.text)) return false;
-    if (pages.length < 3) return true;
+    if (pages.length < 2) return true;
     const k = key(line);
     let seen = 0;
     for (const [i, other] of pages.entries()) {
       if (i !== index && other.lines.some((l) => inMargin(l, other) && key(l) === k)) seen++;
     }
-    return seen + 1 < pages.length / 2;
+    return seen + 1 < Math.max(2, pages.length / 2);
   });
 }
 

@@ -15,14 +15,21 @@ export interface ConvertedDocument {
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<Pdfjs> | null = null;
 
-/** pdfjs warns on load that it cannot find a canvas; we never draw, so that is noise. */
-function loadPdfjs(): Promise<Pdfjs> {
+/**
+ * Loads pdfjs once per thread; the output worker calls it at boot, so no page pays for it.
+ * pdfjs warns on load that it cannot find a canvas; we never draw, so that is noise.
+ */
+export function loadPdfjs(): Promise<Pdfjs> {
   pdfjs ??= (async () => {
     const warn = console.warn;
     const log = console.log;
     console.warn = () => {};
     console.log = () => {};
     try {
+      // pdfjs's "fake worker" (its parser in this thread) is found here instead of being
+      // imported by the first document, inside that page's time cap
+      const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
       return await import('pdfjs-dist/legacy/build/pdf.mjs');
     } finally {
       console.warn = warn;

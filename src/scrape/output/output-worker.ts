@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type DocumentSource, documentToMarkdown } from '../../documents/index.js';
+import { loadPdfjs } from '../../documents/pdf-markdown.js';
 import { isAppError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/index.js';
 import { type FilterEngines, loadFilterEngines } from '../blockers/filter-engines.js';
@@ -97,4 +98,6 @@ parentPort?.on('message', (request: OutputRequest) => {
 });
 // A failed load is reported by the first strip job that needs it, not at boot.
 if (filtersDir) await engines().catch(() => {});
+// pdfjs and its parser (~1 s under tsx on a busy machine) at boot too, never in a PDF's cap
+await loadPdfjs().catch(() => {});
 parentPort?.postMessage('ready');
