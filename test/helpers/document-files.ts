@@ -24,9 +24,9 @@ export interface PdfOptions {
   encrypted?: boolean;
 }
 
-const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
+const pdfString = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
 /** WinAnsiEncoding's bullet is 0x95, not U+2022's low byte. */
-const winAnsi = (s: string) => escape(s).replace(/•/g, '\x95');
+const winAnsi = (s: string) => pdfString(s).replace(/•/g, '\x95');
 
 export function makePdf(pages: PdfText[][], options: PdfOptions = {}): Buffer {
   const objects: string[] = [];
@@ -37,8 +37,8 @@ export function makePdf(pages: PdfText[][], options: PdfOptions = {}): Buffer {
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
   const info = [
-    options.title ? `/Title (${escape(options.title)})` : '',
-    options.author ? `/Author (${escape(options.author)})` : '',
+    options.title ? `/Title (${pdfString(options.title)})` : '',
+    options.author ? `/Author (${pdfString(options.author)})` : '',
   ].join(' ');
   add(`<< ${info} >>`);
   const kids: number[] = [];
@@ -57,7 +57,7 @@ export function makePdf(pages: PdfText[][], options: PdfOptions = {}): Buffer {
         const size = t.size ?? 11;
         // Helvetica averages about half its size per character
         const right = t.x + t.text.length * size * 0.55;
-        return `<< /Type /Annot /Subtype /Link /Rect [${t.x} ${t.y - 2} ${right} ${t.y + size}] /Border [0 0 0] /A << /S /URI /URI (${escape(t.link ?? '')}) >> >>`;
+        return `<< /Type /Annot /Subtype /Link /Rect [${t.x} ${t.y - 2} ${right} ${t.y + size}] /Border [0 0 0] /A << /S /URI /URI (${pdfString(t.link ?? '')}) >> >>`;
       });
     add(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${contentNumber} 0 R${annots.length ? ` /Annots [${annots.join(' ')}]` : ''} >>`,
