@@ -5,6 +5,9 @@
  *
  *   npx tsx bench/pdf-markdown.ts /tmp/pdfs [maxPages]
  *
+ * Each PDF is also read by bare pdfjs (getTextContent of the same pages, in the same run):
+ * the ratio says what our layout costs on top, whatever the machine's load.
+ *
  * Needs pdftotext (apt-get install -y poppler-utils). Markdown's own marks (#, list marks,
  * table rules, link targets) are taken out before counting.
  */
@@ -12,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { pdfToMarkdown } from '../src/documents/pdf-markdown.js';
+import { loadPdfjs, pdfToMarkdown } from '../src/documents/pdf-markdown.js';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: bench/pdf-markdown.ts <dir of PDFs> [maxPages]');
@@ -49,11 +52,21 @@ const median = (xs: number[]) => {
     : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
+async function bareTextMs(bytes: Uint8Array, pages: number): Promise<number> {
+  const lib = await loadPdfjs();
+  const started = performance.now();
+  const doc = await lib.getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  for (let n = 1; n <= pages; n++) await (await doc.getPage(n)).getTextContent();
+  await doc.destroy();
+  return performance.now() - started;
+}
+
 const files = readdirSync(dir)
   .filter((f) => /\.pdf(\.gz)?$/i.test(f))
   .sort();
 const scores: number[] = [];
 const perPage: number[] = [];
+const ratios: number[] = [];
 let pagesTotal = 0;
 for (const file of files) {
   const raw = readFileSync(join(dir, file));
@@ -67,6 +80,8 @@ for (const file of files) {
     continue;
   }
   const ms = performance.now() - started;
+  // the floor: pdfjs's own text extraction of the same pages, nothing of ours
+  const bare = await bareTextMs(bytes, Math.min(Number(converted.metadata.numPages), maxPages));
   const pages = Math.min(Number(converted.metadata.numPages), maxPages);
   const reference = execFileSync('pdftotext', ['-layout', '-l', String(pages), '-', '-'], {
     input: bytes,
@@ -75,11 +90,12 @@ for (const file of files) {
   const score = f1(words(plain(converted.markdown)), words(reference));
   scores.push(score);
   perPage.push(ms / pages);
+  ratios.push(ms / bare);
   pagesTotal += pages;
   console.log(
     `${file}\tpages ${pages}\tF1 ${score.toFixed(3)}\t${(ms / pages).toFixed(1)} ms/page`,
   );
 }
 console.log(
-  `\n${scores.length} PDFs, ${pagesTotal} pages: F1 median ${median(scores).toFixed(3)}, min ${Math.min(...scores).toFixed(3)}, mean ${(scores.reduce((s, x) => s + x, 0) / scores.length).toFixed(3)}; ms/page median ${median(perPage).toFixed(1)}, max ${Math.max(...perPage).toFixed(1)}`,
+  `\n${scores.length} PDFs, ${pagesTotal} pages: F1 median ${median(scores).toFixed(3)}, min ${Math.min(...scores).toFixed(3)}, mean ${(scores.reduce((s, x) => s + x, 0) / scores.length).toFixed(3)}; ms/page median ${median(perPage).toFixed(1)}, max ${Math.max(...perPage).toFixed(1)}; conversion / bare pdfjs getTextContent median ×${median(ratios).toFixed(2)}`,
 );
