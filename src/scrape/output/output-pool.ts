@@ -117,6 +117,14 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       }
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
+      if ('loading' in reply) {
+        // the worker loads the PDF reader once, on its first PDF: like its boot, not the
+        // page's time; the scrape's own deadline still holds
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = null;
+        if (!reply.loading) arm(slot, job);
+        return;
+      }
       finish(slot);
       if ('text' in reply) job.resolve(reply.text);
       else if ('bytes' in reply) job.resolve(reply.bytes);
@@ -186,6 +194,23 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       const job = queue.shift() as Job;
       start(slot, job);
     }
+  };
+
+  /** Starts (or, after the PDF reader's load, restarts) the job's cap. */
+  const arm = (slot: Slot, job: Job): boolean => {
+    const { deadline, budgetMs } = job.limits;
+    const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
+    // the budget bound it if it is the smaller: say so with the budget's own figure
+    const byBudget = left <= maxMs;
+    const capMs = Math.max(0, Math.min(maxMs, left));
+    const error = () =>
+      appError('TIMED_OUT', byBudget && budgetMs !== undefined ? budgetMs : capMs);
+    if (capMs <= 0) {
+      replace(slot, error());
+      return false;
+    }
+    slot.timer = setTimeout(() => replace(slot, error()), capMs);
+    return true;
   };
 
   const start = (slot: Slot, job: Job): void => {

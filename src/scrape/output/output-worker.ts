@@ -48,7 +48,9 @@ export type OutputRequest = (TextWork | DocumentWork) & { id: number };
 export type OutputReply =
   | { id: number; text: string }
   | { id: number; bytes: Uint8Array }
-  | { id: number; error: string; appError?: { code: string; status: number; message: string } };
+  | { id: number; error: string; appError?: { code: string; status: number; message: string } }
+  /** true: loading the PDF reader (its first PDF), not the page's time; false: loaded. */
+  | { id: number; loading: boolean };
 
 const { filtersDir } = (workerData ?? {}) as OutputWorkerData;
 let filters: Promise<FilterEngines> | null = null;
@@ -62,8 +64,23 @@ async function strip(html: string, pageUrl: string, block?: BlockSelection): Pro
   return block ? stripBlocked(html, pageUrl, block, await engines()) : html;
 }
 
+let pdfjsLoaded = false;
+
+/**
+ * A worker loads pdfjs on its first PDF, not at boot (most services never see one); the pool
+ * stops that page's clock meanwhile (the load is seconds under tsx on a busy machine).
+ */
+async function readyForPdf(id: number, source: DocumentSource | undefined): Promise<void> {
+  if (pdfjsLoaded || source?.kind !== 'pdf') return;
+  parentPort?.postMessage({ id, loading: true } satisfies OutputReply);
+  await loadPdfjs().catch(() => {});
+  pdfjsLoaded = true;
+  parentPort?.postMessage({ id, loading: false } satisfies OutputReply);
+}
+
 async function run(request: OutputRequest): Promise<OutputReply> {
   const { id } = request;
+  await readyForPdf(id, request.kind === 'text' ? request.source : request.page.source);
   if (request.kind === 'text') {
     if (request.markdown && request.source) {
       return { id, text: (await documentToMarkdown(request.source)).markdown };
@@ -98,6 +115,4 @@ parentPort?.on('message', (request: OutputRequest) => {
 });
 // A failed load is reported by the first strip job that needs it, not at boot.
 if (filtersDir) await engines().catch(() => {});
-// pdfjs and its parser (~1 s under tsx on a busy machine) at boot too, never in a PDF's cap
-await loadPdfjs().catch(() => {});
 parentPort?.postMessage('ready');
