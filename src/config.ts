@@ -100,6 +100,13 @@ export interface Config {
    * Markdown conversion) before 504, default 10000.
    */
   markdownMaxMs: number;
+  /**
+   * PDF_MAX_PAGES: pages of a PDF converted to Markdown, default 300 (later pages are left
+   * out; Firecrawl's `parsers: [{type: "pdf", maxPages}]` may ask for fewer).
+   */
+  pdfMaxPages: number;
+  /** DOCUMENT_MAX_BYTES: largest PDF or DOCX converted to Markdown, default 10 MiB (then 422). */
+  documentMaxBytes: number;
   /** FILTERS_DIR: the built ad/cookie filter engines, default <package>/build/filters. */
   filtersDir: string;
   /** DASHBOARD_DIR: the built dashboard, default <package>/dist/dashboard. */
@@ -201,6 +208,8 @@ export const DEFAULTS = {
   markdownWorkers: 2,
   heapGrowingPercent: 25,
   markdownMaxMs: 10_000,
+  pdfMaxPages: 300,
+  documentMaxBytes: 10 * 1024 * 1024,
   screenshotRetentionMs: 24 * 3600_000,
   cacheRetentionMs: 2 * 24 * 3600_000,
   cacheHitPrice: 1,
@@ -394,6 +403,14 @@ export function loadConfig(env: Env = process.env): Config {
     markdownWorkers: integer(env, 'MARKDOWN_WORKERS', DEFAULTS.markdownWorkers, 1, 64),
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', DEFAULTS.heapGrowingPercent, 0, 300),
     markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', DEFAULTS.markdownMaxMs, 100, 600_000),
+    pdfMaxPages: integer(env, 'PDF_MAX_PAGES', DEFAULTS.pdfMaxPages, 1, 100_000),
+    documentMaxBytes: integer(
+      env,
+      'DOCUMENT_MAX_BYTES',
+      DEFAULTS.documentMaxBytes,
+      1024,
+      1024 ** 3,
+    ),
     filtersDir: resolve(env.FILTERS_DIR?.trim() || join(packageRoot, 'build', 'filters')),
     dashboardDir: resolve(env.DASHBOARD_DIR?.trim() || join(packageRoot, 'dist', 'dashboard')),
     publicUrl: publicUrl(env),

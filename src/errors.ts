@@ -70,6 +70,12 @@ const catalog = {
     (index: number, kind: string, reason: string) =>
       `Instruction ${index} (${kind}) failed: ${reason}`,
   ],
+  /** A page whose type has no Markdown (an image, an archive, audio, video). */
+  UNSUPPORTED_CONTENT: [422, (contentType: string) => `Cannot convert ${contentType} to Markdown`],
+  DOCUMENT_UNREADABLE: [
+    422,
+    (kind: string, reason: string) => `The ${kind} cannot be read: ${reason}`,
+  ],
   TOO_MANY_CONCURRENT: [429, () => 'Too many concurrent requests'],
   /** Never sent (nobody is listening): what a run record says when its caller hung up. */
   CLIENT_CLOSED: [499, () => 'Client closed the connection'],

@@ -126,6 +126,7 @@ export async function buildScrapeParts(
   const output = createOutputStage({
     size: config.markdownWorkers,
     maxMs: config.markdownMaxMs,
+    documents: { maxPages: config.pdfMaxPages, maxBytes: config.documentMaxBytes },
     ...(filters ? { filtersDir: config.filtersDir } : {}),
   });
   return {

@@ -45,6 +45,7 @@ export interface FirecrawlScrapeOptions {
   proxy?: string;
   maxAge?: number;
   storeInCache?: boolean;
+  parsers?: ('pdf' | { type: 'pdf'; mode?: string; maxPages?: number })[];
   /** pagegrab's own: when a render counts as loaded. */
   waitUntil?: WaitUntil;
   /** pagegrab's own: a sticky session (the native `session_id`). */
@@ -118,6 +119,7 @@ function formatsOf(options: FirecrawlScrapeOptions, version: FirecrawlVersion): 
     includeTags: [...(options.includeTags ?? [])],
     excludeTags: [...(options.excludeTags ?? [])],
     removeBase64Images: options.removeBase64Images ?? true,
+    ...pdfPagesOf(options.parsers),
   };
   let screenshotBase64 = false;
   let screenshots = 0;
@@ -287,4 +289,12 @@ export function firecrawlScrapeOf(
     storeInCache: options.storeInCache ?? true,
     screenshotBase64,
   };
+}
+
+/** `parsers`: absent or "pdf" converts PDFs (up to PDF_MAX_PAGES), `[]` none. */
+function pdfPagesOf(parsers: FirecrawlScrapeOptions['parsers']): { pdfMaxPages?: number } {
+  if (!parsers) return {};
+  const pdf = parsers.find((p) => p === 'pdf' || p.type === 'pdf');
+  if (pdf === undefined) return { pdfMaxPages: 0 };
+  return typeof pdf === 'object' && pdf.maxPages !== undefined ? { pdfMaxPages: pdf.maxPages } : {};
 }

@@ -94,6 +94,8 @@ export interface DocumentRequest {
   includeTags: string[];
   excludeTags: string[];
   removeBase64Images: boolean;
+  /** PDF pages converted to Markdown, at most PDF_MAX_PAGES (0: none; absent: that cap). */
+  pdfMaxPages?: number;
 }
 
 /** Validated, normalised scraper parameters of the native API (after the precedence merge). */
@@ -266,13 +268,15 @@ export interface PageSnapshot {
   finalUrl: string;
   /** The target's HTTP status. */
   status: number;
-  /** The document as UTF-8 text (for render=true: the rendered DOM). */
+  /** The document as UTF-8 text (for render=true: the rendered DOM); '' when `body` is set. */
   html: string;
   /**
    * `html` as UTF-8 bytes, when the target sent exactly those (a fetched UTF-8 page): the
    * html output answers them as they are instead of encoding the 100 KB text again.
    */
   htmlBytes?: Buffer;
+  /** A fetched body that is not text (PDF, DOCX, images, archives...), as its bytes. */
+  body?: Buffer;
   /** PNG (or JPEG when a quality was asked) bytes, when the plan's output asks for one. */
   screenshot?: Buffer;
   /** The target's Content-Type, when known. */

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
+import { BINARY_KINDS, contentKindOf } from '../../documents/content-kind.js';
 import { type AppError, appError, isAppError } from '../../errors.js';
 import { type DecodedBody, decodeBody } from '../net/charset.js';
 import type { ProxyHealth } from '../net/proxy-health.js';
@@ -206,6 +207,18 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
       const bytes = await decompress(raw, headerValue(response.headers, 'content-encoding'), limit);
       const contentType = headerValue(response.headers, 'content-type') ?? null;
       const retryAfter = headerValue(response.headers, 'retry-after');
+      // a PDF, a DOCX or an image is kept as bytes: decoded as text it is only noise
+      if (BINARY_KINDS.has(contentKindOf(contentType, bytes))) {
+        return {
+          finalUrl: url.href,
+          status: response.statusCode,
+          html: '',
+          body: bytes,
+          contentType,
+          via: proxy,
+          ...(retryAfter ? { retryAfter } : {}),
+        };
+      }
       const decoded = decodeBody(bytes, contentType);
       return {
         finalUrl: url.href,

@@ -6,6 +6,13 @@
  * formats, as a JSON PageDocument) run in a worker pool (output-pool.ts) so that a large or
  * hostile page never blocks the event loop; a page costs one trip whatever it needs.
  */
+import { DEFAULTS } from '../../config.js';
+import {
+  contentKindOf,
+  type DocumentLimits,
+  type DocumentSource,
+  unsupported,
+} from '../../documents/index.js';
 import { appError } from '../../errors.js';
 import type {
   BlockSelection,
@@ -64,13 +71,21 @@ export interface OutputStage {
   close(): Promise<void>;
 }
 
-export type OutputStageOptions = OutputPoolOptions;
+export interface OutputStageOptions extends OutputPoolOptions {
+  /** PDF_MAX_PAGES and DOCUMENT_MAX_BYTES; default config.ts's defaults. */
+  documents?: DocumentLimits;
+}
 
 /** Built by the composition root (compose/scrape-parts.ts); closed on shutdown. */
 export function createOutputStage(options: OutputStageOptions): OutputStage {
   const pool: OutputPool = createOutputPool(options);
+  const documents = options.documents ?? {
+    maxPages: DEFAULTS.pdfMaxPages,
+    maxBytes: DEFAULTS.documentMaxBytes,
+  };
   return {
     async produce(plan, snapshot, block) {
+      const source = documentSource(plan, snapshot, documents);
       const limits = {
         deadline: plan.deadline,
         budgetMs: plan.options.timeoutMs,
@@ -83,9 +98,14 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
           !block && !markdown
             ? (snapshot.htmlBytes ?? html)
             : pool.run({ html, pageUrl, ...(block ? { block } : {}), markdown }, limits),
-        document: () => pool.document(documentJob(plan, snapshot, block), limits),
+        document: () =>
+          pool.document(documentJob(plan, snapshot, block, source ?? undefined), limits),
       };
-      const produced = await producers[plan.output](snapshot, work);
+      const produced = source
+        ? ((await documentOutput(plan, snapshot, source, (markdown) =>
+            pool.run({ html, pageUrl, markdown: true, source: markdown }, limits),
+          )) ?? (await producers[plan.output](snapshot, work)))
+        : await producers[plan.output](snapshot, work);
       return {
         ...produced,
         finalUrl: snapshot.finalUrl,
@@ -98,7 +118,12 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
   };
 }
 
-function documentJob(plan: ScrapeRun, snapshot: PageSnapshot, block?: BlockSelection) {
+function documentJob(
+  plan: ScrapeRun,
+  snapshot: PageSnapshot,
+  block?: BlockSelection,
+  source?: DocumentSource,
+) {
   const request = plan.options.document;
   if (!request) throw appError('INTERNAL');
   if (request.screenshot && !snapshot.screenshot) {
@@ -114,7 +139,52 @@ function documentJob(plan: ScrapeRun, snapshot: PageSnapshot, block?: BlockSelec
       // only what the formats ask for crosses to the worker
       screenshot: request.screenshot ? (snapshot.screenshot ?? null) : null,
       actions: snapshot.actions ?? null,
+      ...(source && { source }),
     },
     ...(block ? { block } : {}),
   };
+}
+
+/**
+ * A page that is not HTML (a PDF, a DOCX, text, JSON, XML, CSV, an image): what the pool
+ * converts it from; null for HTML, and for text a render handed back as Chromium's own page.
+ */
+function documentSource(
+  plan: ScrapeRun,
+  snapshot: PageSnapshot,
+  limits: DocumentLimits,
+): DocumentSource | null {
+  const kind = contentKindOf(snapshot.contentType, snapshot.body);
+  if (kind === 'html' || (!snapshot.body && /^\s*<html/i.test(snapshot.html))) return null;
+  const asked = plan.options.document?.pdfMaxPages;
+  return {
+    kind,
+    contentType: snapshot.contentType ?? null,
+    ...(snapshot.body && { bytes: snapshot.body }),
+    text: snapshot.html,
+    pageUrl: snapshot.finalUrl,
+    limits: { ...limits, maxPages: Math.min(limits.maxPages, asked ?? limits.maxPages) },
+  };
+}
+
+/**
+ * The html and markdown outputs of a page that is not HTML: its own bytes and type for html
+ * (never bytes decoded as text), its conversion for markdown; a type with no Markdown is a
+ * 422 naming it. Null: the output's usual producer (text as html, every `document`).
+ */
+async function documentOutput(
+  plan: ScrapeRun,
+  snapshot: PageSnapshot,
+  source: DocumentSource,
+  convert: (source: DocumentSource) => Promise<string>,
+): Promise<Produced | null> {
+  const wantsMarkdown =
+    plan.output === 'markdown' || (plan.output === 'document' && plan.options.document?.markdown);
+  if (source.kind === 'binary' && wantsMarkdown) throw unsupported(source.contentType);
+  if (plan.output === 'html' && snapshot.body) {
+    return { contentType: snapshot.contentType ?? 'application/octet-stream', body: snapshot.body };
+  }
+  if (plan.output !== 'markdown') return null;
+  const markdown = await convert(source);
+  return { contentType: 'text/markdown; charset=utf-8', body: Buffer.from(markdown, 'utf8') };
 }

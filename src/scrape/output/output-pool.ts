@@ -11,7 +11,8 @@
  * boots (~0.2-1 s), before it reports ready, so that load never counts against a page's cap.
  */
 import { Worker } from 'node:worker_threads';
-import { appError } from '../../errors.js';
+import type { DocumentSource } from '../../documents/index.js';
+import { AppError, appError, type ErrorCode } from '../../errors.js';
 import type { BlockSelection } from '../types.js';
 import type {
   DocumentWork,
@@ -41,6 +42,8 @@ export interface OutputJob {
   pageUrl: string;
   block?: BlockSelection;
   markdown: boolean;
+  /** A page that is not HTML, converted from this when `markdown`. */
+  source?: DocumentSource;
 }
 
 /** One page's `document` output: every asked format, from the page stripped of `block`. */
@@ -114,10 +117,21 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       }
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
+      if ('loading' in reply) {
+        // the worker loads the PDF reader once, on its first PDF: like its boot, not the
+        // page's time; the scrape's own deadline still holds
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = null;
+        if (!reply.loading) arm(slot, job);
+        return;
+      }
       finish(slot);
       if ('text' in reply) job.resolve(reply.text);
       else if ('bytes' in reply) job.resolve(reply.bytes);
-      else job.reject(appError('INTERNAL'));
+      else if (reply.appError) {
+        const { code, status, message } = reply.appError;
+        job.reject(new AppError(code as ErrorCode, status, message, {}));
+      } else job.reject(appError('INTERNAL'));
     });
     slot.worker.on('error', () => died(slot));
     slot.worker.on('exit', () => {
@@ -182,6 +196,23 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     }
   };
 
+  /** Starts (or, after the PDF reader's load, restarts) the job's cap. */
+  const arm = (slot: Slot, job: Job): boolean => {
+    const { deadline, budgetMs } = job.limits;
+    const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
+    // the budget bound it if it is the smaller: say so with the budget's own figure
+    const byBudget = left <= maxMs;
+    const capMs = Math.max(0, Math.min(maxMs, left));
+    const error = () =>
+      appError('TIMED_OUT', byBudget && budgetMs !== undefined ? budgetMs : capMs);
+    if (capMs <= 0) {
+      replace(slot, error());
+      return false;
+    }
+    slot.timer = setTimeout(() => replace(slot, error()), capMs);
+    return true;
+  };
+
   const start = (slot: Slot, job: Job): void => {
     const { deadline, budgetMs } = job.limits;
     const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
@@ -239,10 +270,11 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
   };
 
   return {
-    async run({ html, pageUrl, block, markdown }, limits = {}) {
+    async run({ html, pageUrl, block, markdown, source }, limits = {}) {
       const id = nextId++;
       const request: OutputRequest = { id, kind: 'text', html, pageUrl, markdown };
       if (block) request.block = block;
+      if (source) request.source = source;
       return (await submit(request, limits)) as string;
     },
     async document({ page, block }, limits = {}) {

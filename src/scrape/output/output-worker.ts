@@ -8,6 +8,9 @@
  * charged to a page).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { type DocumentSource, documentToMarkdown } from '../../documents/index.js';
+import { loadPdfjs } from '../../documents/pdf-markdown.js';
+import { isAppError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/index.js';
 import { type FilterEngines, loadFilterEngines } from '../blockers/filter-engines.js';
 import { stripBlocked } from '../blockers/static-blocker.js';
@@ -28,12 +31,14 @@ export interface TextWork {
   block?: BlockSelection;
   /** Then convert the (stripped) page to Markdown. */
   markdown: boolean;
+  /** A page that is not HTML: converted from this instead (never stripped). */
+  source?: DocumentSource;
 }
 
 /** The `document` output: its UTF-8 JSON back. `html` is left out: it is rawHtml stripped. */
 export interface DocumentWork {
   kind: 'document';
-  page: Omit<DocumentInput, 'html'>;
+  page: Omit<DocumentInput, 'html' | 'converted'> & { source?: DocumentSource };
   /** Stripped off the page before every format but rawHtml. */
   block?: BlockSelection;
 }
@@ -43,7 +48,9 @@ export type OutputRequest = (TextWork | DocumentWork) & { id: number };
 export type OutputReply =
   | { id: number; text: string }
   | { id: number; bytes: Uint8Array }
-  | { id: number; error: string };
+  | { id: number; error: string; appError?: { code: string; status: number; message: string } }
+  /** true: loading the PDF reader (its first PDF), not the page's time; false: loaded. */
+  | { id: number; loading: boolean };
 
 const { filtersDir } = (workerData ?? {}) as OutputWorkerData;
 let filters: Promise<FilterEngines> | null = null;
@@ -57,15 +64,34 @@ async function strip(html: string, pageUrl: string, block?: BlockSelection): Pro
   return block ? stripBlocked(html, pageUrl, block, await engines()) : html;
 }
 
+let pdfjsLoaded = false;
+
+/**
+ * A worker loads pdfjs on its first PDF, not at boot (most services never see one); the pool
+ * stops that page's clock meanwhile (the load is seconds under tsx on a busy machine).
+ */
+async function readyForPdf(id: number, source: DocumentSource | undefined): Promise<void> {
+  if (pdfjsLoaded || source?.kind !== 'pdf') return;
+  parentPort?.postMessage({ id, loading: true } satisfies OutputReply);
+  await loadPdfjs().catch(() => {});
+  pdfjsLoaded = true;
+  parentPort?.postMessage({ id, loading: false } satisfies OutputReply);
+}
+
 async function run(request: OutputRequest): Promise<OutputReply> {
   const { id } = request;
+  await readyForPdf(id, request.kind === 'text' ? request.source : request.page.source);
   if (request.kind === 'text') {
+    if (request.markdown && request.source) {
+      return { id, text: (await documentToMarkdown(request.source)).markdown };
+    }
     const html = await strip(request.html, request.pageUrl, request.block);
     return { id, text: request.markdown ? htmlToMarkdown(html, request.pageUrl) : html };
   }
-  const { page } = request;
-  const html = await strip(page.rawHtml, page.pageUrl, request.block);
-  const json = JSON.stringify(buildDocument({ ...page, html }));
+  const { source, ...page } = request.page;
+  const converted = source && page.request.markdown ? await documentToMarkdown(source) : null;
+  const html = source ? page.rawHtml : await strip(page.rawHtml, page.pageUrl, request.block);
+  const json = JSON.stringify(buildDocument({ ...page, html, converted }));
   // its own ArrayBuffer (never Buffer's shared pool), so it can be transferred
   return { id, bytes: new TextEncoder().encode(json) };
 }
@@ -77,7 +103,14 @@ parentPort?.on('message', (request: OutputRequest) => {
         ? parentPort?.postMessage(reply, [reply.bytes.buffer as ArrayBuffer])
         : parentPort?.postMessage(reply),
     (error: unknown) =>
-      parentPort?.postMessage({ id: request.id, error: String(error) } satisfies OutputReply),
+      parentPort?.postMessage({
+        id: request.id,
+        error: String(error),
+        // a document's own failure (encrypted, damaged, no Markdown) is the caller's answer
+        ...(isAppError(error) && {
+          appError: { code: error.code, status: error.status, message: error.message },
+        }),
+      } satisfies OutputReply),
   );
 });
 // A failed load is reported by the first strip job that needs it, not at boot.

@@ -111,13 +111,30 @@ const Action = Type.Union([
   ),
 ]);
 
+/**
+ * Firecrawl's document parsers: "pdf" (the default) converts PDFs to Markdown, its object form
+ * bounds the pages; `[]` converts none. Every `mode` reads the PDF's own text (no OCR here).
+ */
+const Parser = Type.Union([
+  Type.Literal('pdf'),
+  Type.Object(
+    {
+      type: Type.Literal('pdf'),
+      mode: Type.Optional(
+        Type.Union([Type.Literal('auto'), Type.Literal('fast'), Type.Literal('ocr')]),
+      ),
+      maxPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+    },
+    closed,
+  ),
+]);
+
 /** Accepted for compatibility; they change nothing on this server. */
 const ignored = {
   origin: Type.Optional(Type.String()),
   integration: Type.Optional(Type.String()),
   fastMode: Type.Optional(Type.Boolean()),
   useMock: Type.Optional(Type.String()),
-  parsers: Type.Optional(Type.Array(Type.Unknown())),
   parsePDF: Type.Optional(Type.Boolean()),
   minAge: Type.Optional(Type.Integer({ minimum: 0 })),
   lockdown: Type.Optional(Type.Boolean()),
@@ -171,6 +188,7 @@ function scrapeOptionProperties(formats: typeof FormatV2) {
           'pagegrab: a sticky session of your team: scrapes naming the same sessionId keep the same proxy, the same connection through it and the same cookies until the session has been idle for 5 minutes; a session is not retried on another proxy nor escalated by proxy "auto"',
       }),
     ),
+    parsers: Type.Optional(Type.Array(Parser, { maxItems: 4 })),
     ...ignored,
   } satisfies TProperties;
 }

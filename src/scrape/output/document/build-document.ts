@@ -12,6 +12,7 @@
  * - A page that is not HTML (text/plain, JSON...) is its text for markdown, html and rawHtml.
  */
 import { DomUtils } from 'htmlparser2';
+import type { ConvertedDocument } from '../../../documents/index.js';
 import { extractMainContent, htmlToMarkdown, streamTags } from '../../../markdown/index.js';
 import type { DocumentRequest, PageDocument } from '../../types.js';
 import { BASE64_IMAGE_REMOVED, type CleanOptions, cleanPage } from './clean-html.js';
@@ -38,6 +39,8 @@ export interface DocumentInput {
   status: number;
   contentType: string | null;
   request: DocumentRequest;
+  /** A page that is not HTML, converted in the worker (documents/): its Markdown and metadata. */
+  converted?: ConvertedDocument | null;
   screenshot: Uint8Array | null;
   actions: {
     screenshots: Uint8Array[];
@@ -54,7 +57,11 @@ const MARKDOWN_INLINE_IMAGE =
 export function buildDocument(input: DocumentInput): PageDocument {
   const { request, actions } = input;
   const isHtml = input.contentType == null || HTML_TYPES.test(input.contentType);
-  const content = isHtml ? htmlFormats(input) : textFormats(input);
+  const content = input.converted
+    ? { ...textFormats(input), ...input.converted }
+    : isHtml
+      ? htmlFormats(input)
+      : textFormats(input);
   const markdown = content.markdown ?? '';
   return {
     ...(request.markdown && {
