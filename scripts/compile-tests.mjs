@@ -10,7 +10,7 @@
 // root), except `url` in src/, so the output pool still starts the compiled worker beside it
 // (src/ finds the package root by `dirname`, config.ts). Inline source maps point at the sources (run with
 // --enable-source-maps). Only files newer than their output are compiled again.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
@@ -73,7 +73,10 @@ export async function compileOne(source, out = compiledPath(source)) {
     tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
   });
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, code);
+  // Renamed into place: another run in the same tree never imports half a file.
+  const partial = `${out}.${process.pid}.partial`;
+  writeFileSync(partial, code);
+  renameSync(partial, out);
 }
 
 /** Compiles what changed; returns how many files were compiled. */
