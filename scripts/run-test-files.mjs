@@ -1,18 +1,24 @@
 #!/usr/bin/env node
 // Runs the given test files with node:test, in the order given (`node --test` would sort
 // them by name), two at a time, with the TAP output of `node --test`. Started by
-// run-tests.mjs as `node --import tsx`, so each file's process inherits tsx.
+// run-tests.mjs with the compiled files and `--enable-source-maps` (or the sources and
+// `--import tsx`): each file's process inherits those flags.
 // With --record <file>: writes each file's seconds (the sum of its top-level tests) there,
 // the figures scripts/test-seconds.json takes from a full run.
 import { setMaxListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { run } from 'node:test';
 import { tap } from 'node:test/reporters';
 
 const args = process.argv.slice(2);
 const recordAt = args[0] === '--record' ? args[1] : null;
 const files = (recordAt ? args.slice(2) : args).map((file) => resolve(file));
+
+const COMPILED = join('build', 'test-js', '/');
+/** test/a.test.ts for its compiled build/test-js/test/a.test.js: what test-seconds.json names. */
+const sourceOf = (file) =>
+  file.startsWith(COMPILED) ? file.slice(COMPILED.length).replace(/\.js$/, '.ts') : file;
 
 const abort = new AbortController();
 // node:test adds a listener to the signal per file it runs.
@@ -26,7 +32,7 @@ let failed = false;
 const seconds = new Map();
 const tally = (data) => {
   if (data.nesting !== 0 || !data.file) return;
-  const file = relative(process.cwd(), data.file);
+  const file = sourceOf(relative(process.cwd(), data.file));
   seconds.set(file, (seconds.get(file) ?? 0) + (data.details?.duration_ms ?? 0) / 1000);
 };
 stream.on('test:pass', tally);

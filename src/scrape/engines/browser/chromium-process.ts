@@ -5,8 +5,17 @@
  * The pid lets the pool report memory (soak bench) and lets tests kill the browser.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser, BrowserType } from 'playwright-core';
 import { implOf, internalsChanged } from './playwright-internals.js';
+
+/**
+ * playwright-core is loaded at the first launch, not with the service: it is about a third
+ * of a start's module loading (~1 s of CPU on the 2-core CI machine), and a node that only
+ * fetches, a CLI command or a test of the API never launches Chromium.
+ */
+async function playwrightChromium(): Promise<BrowserType> {
+  return (await import('playwright-core')).chromium;
+}
 
 /** Measured to work on this Debian Chromium as root; see the report for why each is here. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -55,7 +64,7 @@ const DISABLED_FEATURES: readonly string[] = ['SpareRendererForSitePerProcess'];
  * arguments (the server-side browser type, playwright-internals.ts) so that it follows
  * playwright-core's version.
  */
-export function disabledFeaturesArg(): string {
+export function disabledFeaturesArg(chromium: BrowserType): string {
   const server = implOf<{ _innerDefaultArgs(options: object): string[] }>(chromium);
   if (typeof server?._innerDefaultArgs !== 'function') {
     throw internalsChanged('its default launch arguments are out of reach', 'chromium-process.ts');
@@ -76,10 +85,11 @@ export async function launchChromium(
   extraArgs: readonly string[],
   timeoutMs: number,
 ): Promise<{ browser: Browser; pid: number | null }> {
+  const chromium = await playwrightChromium();
   const before = new Set(browserPids(executablePath));
   const browser = await chromium.launch({
     executablePath,
-    args: [...CHROMIUM_ARGS, disabledFeaturesArg(), ...extraArgs],
+    args: [...CHROMIUM_ARGS, disabledFeaturesArg(chromium), ...extraArgs],
     timeout: timeoutMs,
     // The service owns shutdown; Chromium must not die with the first Ctrl-C before drain.
     handleSIGINT: false,
