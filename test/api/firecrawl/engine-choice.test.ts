@@ -74,7 +74,7 @@ const SHELLS: Record<string, { html: string; marker: string; placeholder: string
 };
 
 /** Runs `work` on every item, `width` at a time (renders overlap their waits), in order. */
-async function inTurns<T, R>(items: T[], width: number, work: (item: T) => Promise<R>) {
+async function inTurns<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>) {
   const results: R[] = [];
   let next = 0;
   await Promise.all(
