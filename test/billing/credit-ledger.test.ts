@@ -4,30 +4,36 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { createAccount } from '../../src/accounts/account-store.js';
-import { reserveCredits, settleCredits } from '../../src/billing/credit-ledger.js';
+import { reserveCredits, reservedFor, settleCredits } from '../../src/billing/credit-ledger.js';
 import { newId } from '../../src/store/ids.js';
 import type { Database } from '../../src/store/schema.js';
 import { pgSkipReason } from '../helpers/postgres.js';
 import { openTestStore, type TestStore } from '../helpers/test-store.js';
 
-/** `db`, counting the queries sent through it. */
-function counting(db: Kysely<Database>): { db: Kysely<Database>; sent: () => number } {
+/** `db`, counting the queries sent through it and keeping the last one. */
+function counting(db: Kysely<Database>): {
+  db: Kysely<Database>;
+  sent: () => number;
+  last: () => CompiledQuery | null;
+} {
   let sent = 0;
+  let last: CompiledQuery | null = null;
   const proxy = new Proxy(db, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (property === 'executeQuery') {
         return (...args: Parameters<Kysely<Database>['executeQuery']>) => {
           sent++;
+          last = args[0] as CompiledQuery;
           return target.executeQuery(...args);
         };
       }
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { db: proxy, sent: () => sent };
+  return { db: proxy, sent: () => sent, last: () => last };
 }
 
 for (const engine of ['sqlite', 'postgres'] as const) {
@@ -64,6 +70,35 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         ],
       );
       await assert.rejects(settleCredits(db, account.id, 3, requestId), 'a reservation ends once');
+    });
+
+    test("what a request reserved is summed over its reserve rows only, an escalation's too", async () => {
+      harness ??= await openTestStore(engine);
+      const { db } = harness.store;
+      const { account } = await createAccount(db, {
+        name: 'reserved',
+        credits: 100,
+        concurrencyLimit: 10,
+      });
+      const requestId = newId();
+      await reserveCredits(db, account.id, 1, requestId);
+      await reserveCredits(db, account.id, 14, requestId);
+      await reserveCredits(db, account.id, 5, newId());
+      assert.equal(await reservedFor(db, requestId), 15);
+      await settleCredits(db, account.id, 15, requestId, 15);
+      assert.equal(await reservedFor(db, requestId), 15, 'the settle row is not a reserve');
+      if (engine !== 'sqlite') return;
+      // The read goes by the request's own index: through the (kind, created_at) index it read
+      // every reserve row the ledger ever held, and every door settle grew slower with it.
+      const counted = counting(db);
+      await reservedFor(counted.db, requestId);
+      const query = counted.last();
+      assert.ok(query);
+      const plan = await db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+      );
+      const details = plan.rows.map((row) => row.detail).join('; ');
+      assert.match(details, /USING (COVERING )?INDEX ledger_request\b/, details);
     });
 
     test('a settle for an account that does not exist fails', async () => {

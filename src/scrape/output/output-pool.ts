@@ -196,15 +196,22 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     }
   };
 
-  /** Starts (or, after the PDF reader's load, restarts) the job's cap. */
-  const arm = (slot: Slot, job: Job): boolean => {
+  /** The job's cap from now: the smaller of the conversion bound and its deadline. */
+  const capOf = (job: Job): { capMs: number; error: () => AppError } => {
     const { deadline, budgetMs } = job.limits;
     const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
     // the budget bound it if it is the smaller: say so with the budget's own figure
     const byBudget = left <= maxMs;
     const capMs = Math.max(0, Math.min(maxMs, left));
-    const error = () =>
-      appError('TIMED_OUT', byBudget && budgetMs !== undefined ? budgetMs : capMs);
+    return {
+      capMs,
+      error: () => appError('TIMED_OUT', byBudget && budgetMs !== undefined ? budgetMs : capMs),
+    };
+  };
+
+  /** Starts (or, after the PDF reader's load, restarts) the job's cap. */
+  const arm = (slot: Slot, job: Job): boolean => {
+    const { capMs, error } = capOf(job);
     if (capMs <= 0) {
       replace(slot, error());
       return false;
@@ -214,13 +221,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
   };
 
   const start = (slot: Slot, job: Job): void => {
-    const { deadline, budgetMs } = job.limits;
-    const left = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
-    // the budget bound it if it is the smaller: say so with the budget's own figure
-    const byBudget = left <= maxMs;
-    const capMs = Math.max(0, Math.min(maxMs, left));
-    const error = () =>
-      appError('TIMED_OUT', byBudget && budgetMs !== undefined ? budgetMs : capMs);
+    const { capMs, error } = capOf(job);
     if (capMs <= 0) {
       job.cleanup();
       job.reject(error());
