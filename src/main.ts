@@ -26,6 +26,7 @@ import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
 import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
 import { createMapService } from './map/map-service.js';
+import { loadPlaywright } from './scrape/engines/browser/chromium-process.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
@@ -284,6 +285,7 @@ export async function startService(
     startUp.add(() => app.close());
     for (const warning of warnings) app.log.warn(warning);
     if (options.warmBrowser) {
+      await loadPlaywright();
       scrape.pipeline.browser.warmUp().catch((error: unknown) => {
         app.log.warn({ err: error }, 'browser warm-up failed; renders will retry the launch');
       });

@@ -17,6 +17,15 @@ async function playwrightChromium(): Promise<BrowserType> {
   return (await import('playwright-core')).chromium;
 }
 
+/**
+ * Loads playwright-core now. A node that warms its browser at start calls it before it
+ * listens: loaded by the warm-up's launch instead, the ~1 s of module evaluation fell inside
+ * the first answers (a plain scrape's p99 went from ~0.1 s to 1.2 s in bench/scrape-fetch.ts).
+ */
+export async function loadPlaywright(): Promise<void> {
+  await playwrightChromium();
+}
+
 /** Measured to work on this Debian Chromium as root; see the report for why each is here. */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
