@@ -15,6 +15,12 @@
  * The DOM holds the render only while it keeps changing in the wake of work: at most
  * `DOM_TAIL_MS` after the last work ended, so an interval that rotates a carousel does not
  * hold it to the cap.
+ *
+ * Every window above is measured on an observed clock, not the wall's: a turn of probing that
+ * took longer than a turn takes (a renderer, a site or this process starved of CPU) is time in
+ * which nothing could be seen, and it does not count towards a window. On a busy machine a
+ * request the page sent as it loaded, still unanswered when a probe came back 1.3 s late,
+ * counted as held open by design, and the page's content was never waited for.
  */
 
 import { setTimeout as delay } from 'node:timers/promises';
@@ -43,6 +49,12 @@ const POLL_GAP_MS = 80;
 const DOM_TAIL_MS = 1_000;
 /** How often the page is probed while work is pending. */
 const PROBE_EVERY_MS = 25;
+/**
+ * What a turn of probing may take beyond its pause before the rest is time nobody saw: far
+ * above a probe's round trip on a machine with CPU to spare (about 1 ms), so there the
+ * observed clock is the wall's.
+ */
+const TURN_SLACK_MS = 25;
 
 /** Resource types whose requests are work (CDP's names). */
 const WORK = new Set(['Document', 'Script', 'XHR', 'Fetch']);
@@ -91,8 +103,10 @@ export class PendingRequests {
   private readonly inFlight = new Map<string, InFlight>();
   /** When each address last answered (headers or end), and how many times. */
   private readonly answered = new Map<string, { at: number; times: number }>();
-  /** Date.now() when work last ended. */
+  /** When work last ended, on the observed clock. */
   lastEnded = 0;
+  /** Wall time in turns of probing that took too long to see anything (settle). */
+  private unseenMs = 0;
 
   private constructor(private readonly session: NetworkSession) {}
 
@@ -115,7 +129,17 @@ export class PendingRequests {
     await session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
   }
 
-  /** Requests that are still work at `now`. */
+  /** The observed clock: the wall's, less the time nothing could be seen. */
+  now(): number {
+    return Date.now() - this.unseenMs;
+  }
+
+  /** A turn of probing that took `tookMs`, of which `expectedMs` is its own pause. */
+  noteTurn(tookMs: number, expectedMs: number): void {
+    this.unseenMs += Math.max(0, tookMs - expectedMs - TURN_SLACK_MS);
+  }
+
+  /** Requests that are still work at `now` (the observed clock). */
   count(now: number): number {
     let n = 0;
     for (const [id, { started, answered }] of this.inFlight) {
@@ -137,7 +161,7 @@ export class PendingRequests {
 
   private readonly onRequest = (event: SentEvent) => {
     if (!event.type || !WORK.has(event.type)) return;
-    const now = Date.now();
+    const now = this.now();
     const address = addressOf(event.request.method, event.request.url);
     const last = this.answered.get(address);
     const poll = last !== undefined && last.times >= POLL_AFTER && now - last.at >= POLL_GAP_MS;
@@ -156,7 +180,7 @@ export class PendingRequests {
     if (!flight) return;
     this.noteAnswer(flight);
     if (event.response.mimeType === 'text/event-stream') this.end(event.requestId);
-    else if (flight.readByScript) flight.answered = Date.now();
+    else if (flight.readByScript) flight.answered = this.now();
   };
 
   private readonly onEnd = (event: EndEvent) => {
@@ -170,13 +194,13 @@ export class PendingRequests {
   private noteAnswer(flight: InFlight): void {
     flight.responded = true;
     const times = (this.answered.get(flight.address)?.times ?? 0) + 1;
-    this.answered.set(flight.address, { at: Date.now(), times });
+    this.answered.set(flight.address, { at: this.now(), times });
   }
 
   private end(id: string): void {
     // The main document's end often reaches us after its load event: no work of the page's.
     const flight = this.inFlight.get(id);
-    if (flight && this.inFlight.delete(id) && !flight.document) this.lastEnded = Date.now();
+    if (flight && this.inFlight.delete(id) && !flight.document) this.lastEnded = this.now();
   }
 }
 
@@ -203,20 +227,27 @@ export async function settle(
   budget: Budget,
   limits: { maxMs: number; reserveMs: number },
 ): Promise<void> {
-  const loadedAt = Date.now();
-  const end = loadedAt + Math.min(limits.maxMs, budget.remaining() - limits.reserveMs);
+  // The cap is the wall's (the caller waits by it); every window is the observed clock's.
+  const start = Date.now();
+  const end = start + Math.min(limits.maxMs, budget.remaining() - limits.reserveMs);
+  const loadedAt = requests.now();
   let workEnded = 0;
-  for (let now = loadedAt; now < end; now = Date.now()) {
+  let seen = start;
+  let pause = 0;
+  for (let wall = start; wall < end; wall = Date.now()) {
     // A renderer too busy to answer within the window ends the settle, not the scrape.
     const late = () => Object.assign(new Error('the page did not answer'), { name: 'LateProbe' });
     const probe = await budget
-      .race(target.probeSettle(), { ms: end - now, onCap: late })
+      .race(target.probeSettle(), { ms: end - wall, onCap: late })
       .catch((error: unknown) => {
         if (error instanceof Error && error.name === 'LateProbe') return 'late' as const;
         throw error;
       });
     if (probe === 'late') return;
-    now = Date.now();
+    const answered = Date.now();
+    requests.noteTurn(answered - seen, pause);
+    seen = answered;
+    const now = requests.now();
     // A document that cannot be asked (no HTML, nothing to observe) is judged by its requests.
     const page = probe ?? { loaded: true, sinceChangeMs: null, timers: false, refreshing: false };
     if (requests.count(now) > 0 || !page.loaded || page.timers || page.refreshing) {
@@ -230,5 +261,6 @@ export async function settle(
     // Not aborted by the request's signal (a listener per turn would pile up on it): the
     // next turn's race ends the wait when the caller has gone.
     await delay(PROBE_EVERY_MS);
+    pause = PROBE_EVERY_MS;
   }
 }
