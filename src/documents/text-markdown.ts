@@ -3,6 +3,7 @@
  * pretty-printed when it parses), CSV as a table. Never parsed as HTML: a JSON API's `<b>` in
  * a string is not markup. Pure.
  */
+import { parse } from 'csv-parse/sync';
 import type { ContentKind } from './content-kind.js';
 
 export function textToMarkdown(kind: ContentKind, text: string): string {
@@ -27,36 +28,21 @@ function fenced(lang: string, body: string): string {
   return `${fence}${lang}\n${body}\n${fence}\n`;
 }
 
-/** RFC 4180 rows (quoted fields, doubled quotes, CRLF); null when the rows disagree. */
+/** CSV (RFC 4180, by csv-parse) as a table; null when it does not parse or the rows disagree. */
 function csvTable(text: string): string | null {
-  const delimiter = text.split('\n', 1)[0]?.includes('\t') ? '\t' : ',';
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
+  let rows: string[][];
+  try {
+    rows = parse(text, {
+      delimiter: text.split('\n', 1)[0]?.includes('\t') ? '\t' : ',',
+      record_delimiter: ['\r\n', '\n', '\r'],
+      bom: true,
+      skip_empty_lines: true,
+    });
+  } catch {
+    return null;
   }
-  if (field !== '' || row.length) rows.push([...row, field]);
   const columns = rows[0]?.length ?? 0;
-  if (rows.length === 0 || columns < 1 || rows.some((r) => r.length !== columns)) return null;
+  if (columns < 1) return null;
   const cell = (c: string) =>
     c
       .replace(/\|/g, '\\|')
