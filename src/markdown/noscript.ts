@@ -39,7 +39,9 @@ export function resolveNoscript(root: ElementNode): void {
   };
   for (const el of found) {
     const own = textLength(el);
-    const beside = el.parent ? lengthOf(el.parent) - own : 0;
+    // the parent is measured only for a long copy: pixels and notes are most noscripts, and
+    // their parent is often the whole body
+    const beside = own >= LONG_TEXT && el.parent ? lengthOf(el.parent) - own : 0;
     if (own >= LONG_TEXT && beside < own / 4) el.tag = 'div';
     else doomed.push(el);
   }
