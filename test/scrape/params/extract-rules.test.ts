@@ -169,11 +169,12 @@ describe('bad extract_rules are 400s that name the field', () => {
   });
 
   it('with markdown, a screenshot or structured_data: one output type', () => {
-    for (const other of [
+    const others: Record<string, string>[] = [
       { markdown: 'true' },
       { render: 'true', screenshot: 'true' },
       { structured_data: 'true' },
-    ]) {
+    ];
+    for (const other of others) {
       assertAppError(
         () => parse({ title: 'h1' }, other),
         'Only one output type can be requested per request.',
