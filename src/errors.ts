@@ -76,6 +76,11 @@ const catalog = {
     422,
     (kind: string, reason: string) => `The ${kind} cannot be read: ${reason}`,
   ],
+  /** extract_rules whose answer outgrows its bound (nested html or text of every element). */
+  EXTRACT_TOO_LARGE: [
+    422,
+    (max: number) => `The extracted fields exceed ${max} characters: narrow the extract_rules`,
+  ],
   TOO_MANY_CONCURRENT: [429, () => 'Too many concurrent requests'],
   /** Never sent (nobody is listening): what a run record says when its caller hung up. */
   CLIENT_CLOSED: [499, () => 'Client closed the connection'],

@@ -120,9 +120,20 @@ function pricesOf(
  * markdown with a screenshot; screenshot with screenshot_full_page is a full-page screenshot.
  */
 export function outputTypeOf(
-  options: Pick<ScrapeOptions, 'markdown' | 'screenshot' | 'screenshotFullPage' | 'document'>,
+  options: Pick<
+    ScrapeOptions,
+    | 'markdown'
+    | 'screenshot'
+    | 'screenshotFullPage'
+    | 'document'
+    | 'extractRules'
+    | 'structuredData'
+  >,
 ): OutputType {
   if (options.document) return 'document';
+  // plans stored before these options existed lack them: undefined is "not asked"
+  if (options.extractRules) return 'extract';
+  if (options.structuredData) return 'structured_data';
   if (options.markdown) return 'markdown';
   if (options.screenshot || options.screenshotFullPage) return 'screenshot';
   return 'html';

@@ -27,8 +27,16 @@ export type ProxyType = (typeof PROXY_TYPES)[number];
 
 /**
  * `document`: several formats from one load (the Firecrawl door), as a JSON PageDocument.
+ * `extract`: the fields of `extract_rules`, as JSON. `structured_data`: the page's JSON-LD,
+ * microdata, OpenGraph and Twitter cards, as JSON.
  */
-export type OutputType = 'html' | 'markdown' | 'screenshot' | 'document';
+export type OutputType =
+  | 'html'
+  | 'markdown'
+  | 'screenshot'
+  | 'document'
+  | 'extract'
+  | 'structured_data';
 export type EngineName = 'fetch' | 'browser';
 
 /**
@@ -98,6 +106,33 @@ export interface DocumentRequest {
   pdfMaxPages?: number;
 }
 
+/**
+ * What one extraction field answers with: the element's text, its outer HTML, one of its
+ * attributes, a table's rows, or nested fields read within the element.
+ */
+export type ExtractOutput =
+  | 'text'
+  | 'html'
+  | 'table_json'
+  | 'table_array'
+  | { attribute: string }
+  | { fields: ExtractField[] };
+
+/**
+ * One field of `extract_rules` (ScrapingBee's syntax), normalised. A list, not an object
+ * keyed by name, so that a caller's field called `__proto__` stays a field.
+ */
+export interface ExtractField {
+  name: string;
+  /** A CSS selector; '' means the element the field is read in (the page: its `<html>`). */
+  selector: string;
+  /** `item`: the first match (null if none); `list`: every match, in document order. */
+  type: 'item' | 'list';
+  output: ExtractOutput;
+  /** Text with its whitespace runs collapsed to one space and trimmed. */
+  clean: boolean;
+}
+
 /** Validated, normalised scraper parameters of the native API (after the precedence merge). */
 export interface NativeOptions {
   url: string;
@@ -120,6 +155,10 @@ export interface NativeOptions {
   timeoutMs: number;
   /** When a render counts as loaded. */
   waitUntil: WaitUntil;
+  /** Fields to read from the page, answered as JSON instead of the page; null: none. */
+  extractRules: ExtractField[] | null;
+  /** Answer the page's own structured data (JSON-LD, microdata, OpenGraph, Twitter) as JSON. */
+  structuredData: boolean;
 }
 
 /** What other doors (the Firecrawl API) can ask beyond the native parameters. */
@@ -302,8 +341,20 @@ export interface ActionResults {
   javascriptReturns: { type: string; value: unknown }[];
 }
 
-/** A page's metadata as a `document` output reports it (Firecrawl's field names). */
-export type PageMetadata = Record<string, string | string[] | number | undefined>;
+/** A value parsed from a page's JSON-LD or microdata. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/**
+ * A page's metadata as a `document` output reports it (Firecrawl's field names); `jsonLd`
+ * and `microdata` hold the page's structured data, when it has some.
+ */
+export type PageMetadata = Record<string, string | string[] | number | JsonValue[] | undefined>;
 
 /**
  * The `document` output: every asked format from one load, JSON-serialisable (screenshots

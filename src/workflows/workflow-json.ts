@@ -48,6 +48,8 @@ export const RequestRecordSchema = Type.Object(
       Type.Literal('html'),
       Type.Literal('markdown'),
       Type.Literal('screenshot'),
+      Type.Literal('extract'),
+      Type.Literal('structured_data'),
     ]),
     render: Type.Boolean(),
     proxyType: Type.String(),

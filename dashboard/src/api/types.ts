@@ -89,7 +89,7 @@ export interface RequestRecord {
   status: 'success' | 'failed';
   statusCode: number;
   targetStatus: number | null;
-  outputType: 'html' | 'markdown' | 'screenshot';
+  outputType: 'html' | 'markdown' | 'screenshot' | 'extract' | 'structured_data';
   render: boolean;
   proxyType: string;
   proxyCountry: string | null;

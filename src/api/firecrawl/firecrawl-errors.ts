@@ -84,6 +84,8 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   // Firecrawl's code for a file it cannot read, with the 422 the native door answers
   UNSUPPORTED_CONTENT: [422, 'SCRAPE_UNSUPPORTED_FILE_ERROR'],
   DOCUMENT_UNREADABLE: [422, 'SCRAPE_UNSUPPORTED_FILE_ERROR'],
+  // the native door's extract_rules only; the door has no such option
+  EXTRACT_TOO_LARGE: [422, 'BAD_REQUEST'],
   TOO_MANY_CONCURRENT: [429, 'RATE_LIMIT_EXCEEDED'],
   CLIENT_CLOSED: [499, 'CLIENT_CLOSED'],
   FETCH_FAILED: [500, 'SCRAPE_SITE_ERROR'],

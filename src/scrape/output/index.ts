@@ -33,7 +33,11 @@ interface PageWork {
   text(markdown: boolean): Promise<string> | string | Buffer;
   /** The `document` output's JSON. */
   document(): Promise<Buffer>;
+  /** The extract_rules fields or the structured data, as JSON. */
+  json(read: 'extract' | 'structured_data'): Promise<Buffer>;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 function textOutput(text: Promise<string> | string | Buffer, contentType: string) {
   const result = (t: string | Buffer): Produced => ({
@@ -49,9 +53,14 @@ const producers: Record<
 > = {
   html: (_snapshot, work) => textOutput(work.text(false), 'text/html; charset=utf-8'),
   markdown: (_snapshot, work) => textOutput(work.text(true), 'text/markdown; charset=utf-8'),
-  document: async (_snapshot, work) => ({
-    contentType: 'application/json; charset=utf-8',
-    body: await work.document(),
+  document: async (_snapshot, work) => ({ contentType: JSON_TYPE, body: await work.document() }),
+  extract: async (_snapshot, work) => ({
+    contentType: JSON_TYPE,
+    body: await work.json('extract'),
+  }),
+  structured_data: async (_snapshot, work) => ({
+    contentType: JSON_TYPE,
+    body: await work.json('structured_data'),
   }),
   screenshot: (snapshot) => {
     if (!snapshot.screenshot) throw appError('BROWSER_FAILED', 'no screenshot was taken');
@@ -100,6 +109,12 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
             : pool.run({ html, pageUrl, ...(block ? { block } : {}), markdown }, limits),
         document: () =>
           pool.document(documentJob(plan, snapshot, block, source ?? undefined), limits),
+        json: (read) => {
+          const fields = plan.options.extractRules;
+          if (read === 'extract' && !fields) throw appError('INTERNAL');
+          const what = read === 'extract' ? { fields: fields ?? [] } : read;
+          return pool.json({ html, pageUrl, ...(block ? { block } : {}), read: what }, limits);
+        },
       };
       const produced = source
         ? ((await documentOutput(plan, snapshot, source, (markdown) =>

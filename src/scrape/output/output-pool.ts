@@ -16,6 +16,7 @@ import { AppError, appError, type ErrorCode } from '../../errors.js';
 import type { BlockSelection } from '../types.js';
 import type {
   DocumentWork,
+  JsonWork,
   OutputReply,
   OutputRequest,
   OutputWorkerData,
@@ -49,6 +50,9 @@ export interface OutputJob {
 /** One page's `document` output: every asked format, from the page stripped of `block`. */
 export type DocumentJob = Omit<DocumentWork, 'kind'>;
 
+/** One page's JSON answer: its extract_rules fields or its structured data. */
+export type JsonJob = Omit<JsonWork, 'kind'>;
+
 export interface ConvertLimits {
   /** Epoch ms by which the scrape must be done; the cap never runs past it. */
   deadline?: number;
@@ -63,6 +67,8 @@ export interface OutputPool {
   run(job: OutputJob, limits?: ConvertLimits): Promise<string>;
   /** The PageDocument as UTF-8 JSON, under the same limits. */
   document(job: DocumentJob, limits?: ConvertLimits): Promise<Buffer>;
+  /** The fields or structured data as UTF-8 JSON, under the same limits. */
+  json(job: JsonJob, limits?: ConvertLimits): Promise<Buffer>;
   /** Terminates the workers; pages still pending fail with NOT_READY. */
   close(): Promise<void>;
 }
@@ -281,6 +287,11 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     async document({ page, block }, limits = {}) {
       const request: OutputRequest = { id: nextId++, kind: 'document', page };
       if (block) request.block = block;
+      const bytes = (await submit(request, limits)) as Uint8Array;
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    async json(job, limits = {}) {
+      const request: OutputRequest = { id: nextId++, kind: 'json', ...job };
       const bytes = (await submit(request, limits)) as Uint8Array;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },

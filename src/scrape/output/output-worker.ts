@@ -14,8 +14,10 @@ import { isAppError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/index.js';
 import { type FilterEngines, loadFilterEngines } from '../blockers/filter-engines.js';
 import { stripBlocked } from '../blockers/static-blocker.js';
-import type { BlockSelection } from '../types.js';
+import type { BlockSelection, ExtractField } from '../types.js';
 import { buildDocument, type DocumentInput } from './document/build-document.js';
+import { extractFields } from './extract/extract-fields.js';
+import { structuredData } from './structured-data/index.js';
 
 export interface OutputWorkerData {
   /** Where the built filter engines are; absent: this pool never strips. */
@@ -43,7 +45,19 @@ export interface DocumentWork {
   block?: BlockSelection;
 }
 
-export type OutputRequest = (TextWork | DocumentWork) & { id: number };
+/**
+ * A JSON answer read from the page (stripped of `block` first): the fields of its
+ * `extract_rules`, or its structured data. Its UTF-8 JSON back.
+ */
+export interface JsonWork {
+  kind: 'json';
+  html: string;
+  pageUrl: string;
+  block?: BlockSelection;
+  read: { fields: ExtractField[] } | 'structured_data';
+}
+
+export type OutputRequest = (TextWork | DocumentWork | JsonWork) & { id: number };
 
 export type OutputReply =
   | { id: number; text: string }
@@ -80,6 +94,15 @@ async function readyForPdf(id: number, source: DocumentSource | undefined): Prom
 
 async function run(request: OutputRequest): Promise<OutputReply> {
   const { id } = request;
+  if (request.kind === 'json') {
+    const html = await strip(request.html, request.pageUrl, request.block);
+    const { read } = request;
+    const value =
+      read === 'structured_data'
+        ? structuredData(html, request.pageUrl)
+        : extractFields(html, read.fields);
+    return { id, bytes: new TextEncoder().encode(JSON.stringify(value)) };
+  }
   await readyForPdf(id, request.kind === 'text' ? request.source : request.page.source);
   if (request.kind === 'text') {
     if (request.markdown && request.source) {

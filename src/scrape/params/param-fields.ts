@@ -1,6 +1,7 @@
 import { type NativeOptions, type ScrapeOptions, WAIT_UNTIL, type WaitUntil } from '../types.js';
 import { formatBlockResources, parseBlockResources } from './block-resources.js';
 import { parseBooleanParam } from './boolean.js';
+import { formatExtractRules, parseExtractRules } from './extract-rules.js';
 import { parseHttpUrlParam } from './http-url.js';
 import { parseInstructions } from './instructions.js';
 import { parseIntegerParam } from './integer.js';
@@ -33,6 +34,8 @@ export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Obje
   instructions: [],
   timeoutMs: 60_000,
   waitUntil: 'settled',
+  extractRules: null,
+  structuredData: false,
   sessionId: null,
   // Other doors' options: the native API never sets them.
   waitForMs: 0,
@@ -163,6 +166,17 @@ export const paramFields: ParamFields = {
     parse: parseWaitUntil,
     toConfig: (value) => (value === DEFAULT_SCRAPE_OPTIONS.waitUntil ? undefined : value),
   },
+  extractRules: {
+    name: 'extract_rules',
+    description:
+      'JSON-encoded object of field names to CSS rules (ScrapingBee\'s syntax): answers those fields as JSON (application/json) instead of the page, at the same price. A rule is a selector ("h1": the text of the first match; "a@href": its attribute) or {"selector", "type": "item" (default: first match, or null) | "list" (every match), "output": "text" (default) | "html" | "@<attribute>" | "table_json" | "table_array" | {nested rules, read within each match}, "clean": true (default: whitespace collapsed and trimmed)}. At most 100 fields, 10 levels deep; XPath is not supported. Not with markdown, screenshots or structured_data.',
+    parse: parseExtractRules,
+    toConfig: formatExtractRules,
+  },
+  structuredData: flag(
+    'structured_data',
+    'Answer the page\'s own structured data as JSON (application/json) instead of the page, at the same price: {"jsonLd": [every JSON-LD object; malformed blocks are skipped], "microdata": [items as {type, id?, properties}], "openGraph": {og:, article:, product:... properties}, "twitter": {twitter: properties}}. Not with markdown, screenshots or extract_rules.',
+  ),
 };
 
 /** Letters, digits and `._-`, 1..100 characters: it names a session, nothing else. */

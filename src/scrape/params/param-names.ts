@@ -24,6 +24,8 @@ export const SCRAPER_PARAMETERS = [
   'config',
   'timeout',
   'wait_until',
+  'extract_rules',
+  'structured_data',
   'session_id',
 ] as const;
 export type ScraperParamName = (typeof SCRAPER_PARAMETERS)[number];

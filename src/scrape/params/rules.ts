@@ -34,9 +34,13 @@ export function applyRules(
     instructions: [...(options.instructions ?? [])],
   };
 
-  if (complete.markdown && (complete.screenshot || complete.screenshotFullPage)) {
-    throw appError('ONE_OUTPUT_TYPE');
-  }
+  const outputs = [
+    complete.markdown,
+    complete.screenshot || complete.screenshotFullPage,
+    complete.extractRules !== null,
+    complete.structuredData,
+  ];
+  if (outputs.filter(Boolean).length > 1) throw appError('ONE_OUTPUT_TYPE');
   if (!complete.render) {
     const needsBrowser: [string, boolean][] = [
       ['screenshot', complete.screenshot],

@@ -66,6 +66,8 @@ export const workflowConfigSchema = Type.Object(
         doc('waitUntil'),
       ),
     ),
+    extract_rules: Type.Optional(Type.Record(Type.String(), Type.Unknown(), doc('extractRules'))),
+    structured_data: Type.Optional(Type.Boolean(doc('structuredData'))),
   },
   {
     additionalProperties: false,

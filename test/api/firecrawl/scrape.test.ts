@@ -48,9 +48,17 @@ const ACTIONS = `<!doctype html><html><head><title>Actions</title></head><body>
 <div style="height:3000px"></div><p id="bottom">bottom</p>
 </body></html>`;
 
+const STRUCTURED = `<!doctype html><html><head><title>Lamp</title>
+<meta property="og:title" content="Desk lamp">
+<script type="application/ld+json">{"@type":"Product","name":"Desk lamp"}</script>
+<script type="application/ld+json">{"@type":"Product", "name": </script>
+</head><body><main><p>A desk lamp with a warm light.</p>
+<div itemscope itemtype="https://schema.org/Offer"><span itemprop="price">20</span></div></main></body></html>`;
+
 before(async () => {
   site = await startFixtureSite();
   site.html('/article', ARTICLE);
+  site.html('/structured', STRUCTURED);
   site.html('/spa', SPA);
   site.html('/actions', ACTIONS);
   site.route('/touch', (req, res) => {
@@ -90,6 +98,17 @@ describe('formats', () => {
     assert.equal(m.cacheState, 'miss');
     assert.equal(m.creditsUsed, 1, 'a fetch, not a render');
     assert.equal(typeof m.scrapeId, 'string');
+  });
+
+  it("the page's JSON-LD and microdata in the metadata; malformed JSON-LD fails nothing", async () => {
+    const doc = await fc.scrape(site.url('/structured'), { maxAge: 0 });
+    assert.match(doc.markdown ?? '', /warm light/);
+    const m = doc.metadata ?? {};
+    assert.equal(m.ogTitle, 'Desk lamp');
+    assert.deepEqual(m.jsonLd, [{ '@type': 'Product', name: 'Desk lamp' }]);
+    assert.deepEqual(m.microdata, [
+      { type: ['https://schema.org/Offer'], properties: { price: ['20'] } },
+    ]);
   });
 
   it('each format alone and all together from one load', async () => {

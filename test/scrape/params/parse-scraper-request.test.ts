@@ -279,6 +279,8 @@ describe('parseScraperRequest accepts and normalises', () => {
       instructions: [],
       timeoutMs: 60_000,
       waitUntil: 'settled',
+      extractRules: null,
+      structuredData: false,
       waitForMs: 0,
       mobile: false,
       headers: {},

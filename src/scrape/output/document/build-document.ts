@@ -14,7 +14,8 @@
 import { DomUtils } from 'htmlparser2';
 import type { ConvertedDocument } from '../../../documents/index.js';
 import { extractMainContent, htmlToMarkdown, streamTags } from '../../../markdown/index.js';
-import type { DocumentRequest, PageDocument } from '../../types.js';
+import type { DocumentRequest, PageDocument, PageMetadata } from '../../types.js';
+import { linkedData } from '../structured-data/index.js';
 import { BASE64_IMAGE_REMOVED, type CleanOptions, cleanPage } from './clean-html.js';
 import { pageLinks } from './links.js';
 import { pageMetadata } from './metadata.js';
@@ -100,6 +101,8 @@ function htmlFormats(input: DocumentInput): Formats {
   const tree = filtering || request.html ? parsePage(input.html, facts) : null;
   const base = () => baseOf(facts, pageUrl);
   const out: Formats = {};
+  // read before the formats below change the tree (selectors, cleaning)
+  const linked = tree ? linkedData(facts, input.html, pageUrl, tree) : null;
   if (request.markdown || request.html) {
     if (filtering && tree) applySelectors(tree, request.includeTags, request.excludeTags);
     // with no tags the page goes to the converter as it came: the native markdown output's input
@@ -124,9 +127,25 @@ function htmlFormats(input: DocumentInput): Formats {
     }
   } else streamTags(input.html, facts);
   const pageBase = base();
-  out.metadata = pageMetadata(facts, pageBase);
+  out.metadata = withLinkedData(
+    pageMetadata(facts, pageBase),
+    linked ?? linkedData(facts, input.html, pageUrl),
+  );
   if (request.links) out.links = pageLinks(facts, pageBase);
   return out;
+}
+
+/**
+ * The page's JSON-LD and microdata, when it has some: Firecrawl's Document has no field for
+ * them, and its metadata is where its SDK keeps whatever else a page says about itself.
+ */
+function withLinkedData(
+  metadata: PageMetadata,
+  { jsonLd, microdata }: ReturnType<typeof linkedData>,
+): PageMetadata {
+  if (jsonLd.length > 0) metadata.jsonLd = jsonLd;
+  if (microdata.length > 0) metadata.microdata = microdata as unknown as PageMetadata[string];
+  return metadata;
 }
 
 function cleaned(tree: PageTree, base: URL | null, options: CleanOptions): string {

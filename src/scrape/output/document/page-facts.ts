@@ -9,6 +9,10 @@
  */
 import type { TagHandler } from '../../../markdown/index.js';
 
+const JSON_LD_TYPE = /^\s*application\/ld\+json\s*(;|$)/i;
+/** One JSON-LD block's largest text: a product page's is a few KB, a catalog's a few 100 KB. */
+export const MAX_JSON_LD_CHARS = 1024 * 1024;
+
 export class PageFacts implements TagHandler {
   /** `<meta>` elements in document order, each with whether it was in the head. */
   readonly metas: { attribs: Record<string, string>; inHead: boolean }[] = [];
@@ -22,6 +26,10 @@ export class PageFacts implements TagHandler {
   baseHref: string | null = null;
   /** Whether the page has a `<head>` element. */
   hasHead = false;
+  /** The text of each `<script type="application/ld+json">`, in document order. */
+  readonly jsonLd: string[] = [];
+  /** Whether any element has `itemscope`: only then is a tree built for its microdata. */
+  hasMicrodata = false;
   private titleInHead: string | null = null;
   private titleAnywhere: string | null = null;
 
@@ -31,8 +39,11 @@ export class PageFacts implements TagHandler {
   /** Text of the `<title>` being read, null when none is open. */
   private title: string | null = null;
   private titleCounts = false;
+  /** Text of the JSON-LD script being read, null when none is open. */
+  private script: string | null = null;
 
   onopentag(name: string, attribs: Record<string, string>): void {
+    if (!this.hasMicrodata && Object.hasOwn(attribs, 'itemscope')) this.hasMicrodata = true;
     switch (name) {
       case 'head':
         if (this.inHead) this.nestedHeads++;
@@ -63,15 +74,23 @@ export class PageFacts implements TagHandler {
           ((this.inHead && this.titleInHead === null) || this.titleAnywhere === null);
         if (this.titleCounts) this.title = '';
         break;
+      case 'script':
+        if (JSON_LD_TYPE.test(attribs.type ?? '')) this.script = '';
+        break;
     }
   }
 
   ontext(data: string): void {
     if (this.title !== null) this.title += data;
+    if (this.script !== null && this.script.length <= MAX_JSON_LD_CHARS) this.script += data;
   }
 
   onclosetag(name: string): void {
-    if (name === 'head' && this.inHead) {
+    if (name === 'script' && this.script !== null) {
+      // a block past the bound is left out whole: cut, it could only be malformed
+      if (this.script.length <= MAX_JSON_LD_CHARS) this.jsonLd.push(this.script);
+      this.script = null;
+    } else if (name === 'head' && this.inHead) {
       if (this.nestedHeads > 0) this.nestedHeads--;
       else this.inHead = false;
     } else if (name === 'title' && this.title !== null) {

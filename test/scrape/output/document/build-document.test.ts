@@ -46,6 +46,45 @@ describe('document output: metadata and links read along any parse', () => {
   });
 });
 
+describe("document output: the page's JSON-LD and microdata in the metadata", () => {
+  const PAGE = `<html><head><title>Lamp</title>
+<script type="application/ld+json">{"@type":"Product","name":"Lamp"}</script>
+<script type="application/ld+json">{"@type": "Product", "name": }</script>
+</head><body><main><p>A lamp.</p>
+<div itemscope itemtype="https://schema.org/Offer"><span itemprop="price">20</span></div>
+<aside>ASIDE</aside></main></body></html>`;
+
+  it('whichever parse read the page, and before tags change it; malformed JSON-LD is skipped', () => {
+    const expected = {
+      jsonLd: [{ '@type': 'Product', name: 'Lamp' }],
+      microdata: [{ type: ['https://schema.org/Offer'], properties: { price: ['20'] } }],
+    };
+    for (const formats of [
+      { markdown: true },
+      { markdown: true, html: true },
+      { html: true, includeTags: ['aside'] },
+      { links: true },
+    ]) {
+      const { metadata } = build(formats, { html: PAGE, rawHtml: PAGE });
+      assert.deepEqual(
+        { jsonLd: metadata.jsonLd, microdata: metadata.microdata },
+        expected,
+        JSON.stringify(formats),
+      );
+    }
+  });
+
+  it('a page with none has neither key, and only malformed JSON-LD is no error', () => {
+    const broken =
+      '<html><head><script type="application/ld+json">{oops</script></head><body><p>x</p></body></html>';
+    for (const html of [ARTICLE, broken]) {
+      const { metadata } = build({ markdown: true }, { html, rawHtml: html });
+      assert.equal('jsonLd' in metadata, false);
+      assert.equal('microdata' in metadata, false);
+    }
+  });
+});
+
 describe('document output: each format alone', () => {
   it('markdown alone: the markdown and the metadata, nothing else', () => {
     const doc = build({ markdown: true });
