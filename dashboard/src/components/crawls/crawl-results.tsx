@@ -139,7 +139,7 @@ export function CrawlResults({ client, id }: { client: ApiClient; id: string }) 
   );
 }
 
-function PageItem({ page, n }: { page: CrawlPage; n: number }) {
+export function PageItem({ page, n }: { page: CrawlPage; n: number }) {
   const [open, setOpen] = useState(false);
   const url = page.metadata?.url ?? page.metadata?.sourceURL ?? '';
   return (
