@@ -11,6 +11,7 @@ import type { ProxyPools } from './net/proxy-pools.js';
 import type { SessionStore } from './net/sessions.js';
 import { assertPublicUrl, type GuardOptions } from './net/ssrf-guard.js';
 import type {
+  AskedRequest,
   BlockSelection,
   EngineName,
   OutputType,
@@ -31,6 +32,7 @@ export interface PlanRequest {
   /** A scheduled run's due time and catch-up mark, carried to its record. */
   schedule?: ScheduledRun;
   source?: RequestSource;
+  asked?: AskedRequest;
 }
 
 export interface Planner {

@@ -6,7 +6,7 @@
 import type { AppError } from '../errors.js';
 import type { RunRecord } from '../store/run-records.js';
 import { outputTypeOf, type PlanRequest } from './plan.js';
-import type { Outcome, RequestSource, ScrapeOptions, ScrapePlan } from './types.js';
+import type { AskedRequest, Outcome, RequestSource, ScrapeOptions, ScrapePlan } from './types.js';
 
 type RunState = Pick<
   RunRecord,
@@ -14,7 +14,14 @@ type RunState = Pick<
 >;
 type Source = Pick<
   PlanRequest,
-  'requestId' | 'accountId' | 'workflowId' | 'options' | 'createdAt' | 'schedule' | 'source'
+  | 'requestId'
+  | 'accountId'
+  | 'workflowId'
+  | 'options'
+  | 'createdAt'
+  | 'schedule'
+  | 'source'
+  | 'asked'
 >;
 
 /** The log's source of a scrape; plans stored before sources existed came from the scraper. */
@@ -37,10 +44,20 @@ function hostOf(url: string): string | null {
  * credentials for the target: only their names are kept.
  */
 export function paramsText(options: ScrapeOptions): string {
-  const headers = Object.keys(options.headers ?? {});
+  return JSON.stringify({ ...options, headers: namesOnly(options.headers) });
+}
+
+function namesOnly(headers: unknown): Record<string, string> {
+  const names = headers && typeof headers === 'object' ? Object.keys(headers) : [];
+  return Object.fromEntries(names.map((name) => [name, '(hidden)']));
+}
+
+/** A door's request as the log shows it: the body as sent, its header values hidden too. */
+function askedText(asked: AskedRequest): string {
+  const { body } = asked;
   return JSON.stringify({
-    ...options,
-    headers: Object.fromEntries(headers.map((name) => [name, '(hidden)'])),
+    ...asked,
+    body: 'headers' in body ? { ...body, headers: namesOnly(body.headers) } : body,
   });
 }
 
@@ -63,7 +80,7 @@ function recordOf(source: Source, state: RunState): RunRecord {
     schedule: source.schedule ?? null,
     source: sourceOf(source),
     host: hostOf(options.url),
-    params: paramsText(options),
+    params: source.asked ? askedText(source.asked) : paramsText(options),
   };
 }
 

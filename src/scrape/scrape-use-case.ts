@@ -38,6 +38,7 @@ import { type PipelineParts, runPipeline } from './pipeline.js';
 import { type Planner, type PlanRequest, priceKey, startRun } from './plan.js';
 import { finishedRecord, refusedRecord } from './run-record-of.js';
 import type {
+  AskedRequest,
   EngineName,
   Outcome,
   OutputType,
@@ -102,6 +103,11 @@ export interface ExecuteOptions {
   followRedirect?: ScrapeRun['followRedirect'];
   /** The node slot the door took (`holdNode`) before preparing; the run uses and frees it. */
   nodeSlot?: NodeSlot;
+  /**
+   * False: the door keeps its own form of the result (`keep`) once it knows the charge (the
+   * Firecrawl Document, whose metadata carry it and the scrape id). Default: the pipeline's.
+   */
+  keepResult?: boolean;
 }
 
 export interface DeferredExecuteOptions extends ExecuteOptions {
@@ -179,6 +185,7 @@ export class ScrapeUseCase {
     options: ScrapeOptions,
     requestId: string = newId(),
     source: RequestSource = 'firecrawl',
+    asked?: AskedRequest,
   ): Promise<ScrapePlan> {
     return this.reserve(
       {
@@ -189,6 +196,7 @@ export class ScrapeUseCase {
         options,
         createdAt: Date.now(),
         source,
+        ...(asked ? { asked } : {}),
       },
       true,
     );
@@ -293,10 +301,10 @@ export class ScrapeUseCase {
       // A job's run: its job ends the reservation, retrying the settle itself.
       const outcome = await options.beforeSettle(ran);
       if (!outcome) return { outcome: ran, settled: false };
-      return { outcome, settled: true, ...(await this.settle(plan, outcome)) };
+      return { outcome, settled: true, ...(await this.settle(plan, outcome, options.keepResult)) };
     }
     try {
-      return { outcome: ran, settled: true, ...(await this.settle(plan, ran)) };
+      return { outcome: ran, settled: true, ...(await this.settle(plan, ran, options.keepResult)) };
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       this.refundLater(plan);
@@ -324,12 +332,8 @@ export class ScrapeUseCase {
    * Charges (the target answered) or refunds (anything else), and writes the request record,
    * in one transaction; a kept result follows behind the answer (store/kept-results.ts).
    */
-  async settle(plan: ScrapePlan, outcome: Outcome): Promise<Settlement> {
-    const { store, metrics, results } = this.deps;
-    const kept =
-      outcome.ok && results?.keep && outcome.result.body.length <= results.maxResultBytes
-        ? outcome.result
-        : null;
+  async settle(plan: ScrapePlan, outcome: Outcome, keepResult = true): Promise<Settlement> {
+    const { store, metrics } = this.deps;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
     const balance = await store.transact(async (trx) => {
       // A plan with a choice may have reserved more than the way it used: the rest goes back.
@@ -340,18 +344,29 @@ export class ScrapeUseCase {
       await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
       return after;
     });
-    if (kept) {
-      const { requestId, accountId } = plan;
-      results?.writer.keep({
-        requestId,
-        accountId,
-        contentType: kept.contentType,
-        body: kept.body,
-      });
-    }
+    if (outcome.ok && keepResult) this.keep(plan, outcome.result);
     metrics.scraped(plan.engine, plan.output, outcome.ok ? 'success' : outcome.error.code);
     if (charged > 0) metrics.charged(charged);
     return { charged, balance };
+  }
+
+  /**
+   * Keeps a result for the request log (RESULT_RETENTION_DAYS; not one over RESULT_MAX_BYTES),
+   * behind the answer: the settle's own, or a door's form of it (`keepResult: false`).
+   */
+  keep(
+    plan: Pick<ScrapePlan, 'requestId' | 'accountId'>,
+    result: Pick<ScrapeResult, 'contentType' | 'body'>,
+  ): void {
+    const { results } = this.deps;
+    if (!results?.keep || result.body.length > results.maxResultBytes) return;
+    const { requestId, accountId } = plan;
+    results.writer.keep({
+      requestId,
+      accountId,
+      contentType: result.contentType,
+      body: result.body,
+    });
   }
 
   /**

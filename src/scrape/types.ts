@@ -253,6 +253,20 @@ export interface PagePlan {
 export type RequestSource = 'api' | 'workflow' | 'firecrawl' | 'batch' | 'crawl' | 'schedule';
 
 /**
+ * A request as its caller made it, in its door's own terms (a Firecrawl body), for the request
+ * log: what `ScrapeOptions` made of it (`markdown: false` beside a `document` request) is not
+ * what the caller sent.
+ */
+export interface AskedRequest {
+  door: 'firecrawl';
+  version: 'v1' | 'v2';
+  /** The body as sent; a batch's or crawl's page: its URL and the job's scrapeOptions. */
+  body: Readonly<Record<string, unknown>>;
+  /** A batch's or crawl's page: that batch or crawl (a crawl is a batch). */
+  batchId?: string;
+}
+
+/**
  * A scrape as `prepare` decided it, complete and never changed afterwards. JSON-serialisable:
  * a webhook job stores it as it is and runs it later, on any node.
  */
@@ -268,6 +282,8 @@ export interface ScrapePlan extends PagePlan {
    * existed, which count as `api` or `workflow`.
    */
   readonly source?: RequestSource;
+  /** The request in its door's terms, for the request log; absent: the options are shown. */
+  readonly asked?: AskedRequest;
   /**
    * Credits reserved now (with a choice: what the first way costs), settled if the target
    * answers.

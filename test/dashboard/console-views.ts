@@ -16,6 +16,8 @@ export interface Seeded {
   articleUrl: string;
   /** A finished crawl of the fixture's article (the crawls page and its results). */
   crawlId: string;
+  /** A scrape through the Firecrawl door (its request detail shows its Document). */
+  firecrawlRequestId: string;
 }
 
 export const ARTICLE = `<!doctype html><html lang="en"><head><title>Console fixture</title></head>
@@ -50,8 +52,10 @@ export async function seedTraffic(
   const workflow = (await created.json()) as { id: string };
   await scrape(base, key, { workflow_id: workflow.id });
   const crawlId = await finishedCrawl(base, key, `${site.origin}/article`);
+  const firecrawlRequestId = await doorScrape(base, key, `${site.origin}/article`);
   return {
     crawlId,
+    firecrawlRequestId,
     workflowId: workflow.id,
     okRequestId,
     failedRequestId,
@@ -73,6 +77,24 @@ async function finishedCrawl(base: string, key: string, url: string): Promise<st
       .status;
   // a guard only: the crawl of one loopback page ends in well under a second
   await until(async () => (await status()) !== 'scraping', 60_000);
+  return id;
+}
+
+/** A Markdown scrape through the Firecrawl door; its id once its result is kept. */
+async function doorScrape(base: string, key: string, url: string): Promise<string> {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const res = await fetch(`${base}/v2/scrape`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url, formats: ['markdown', 'html'] }),
+  });
+  const id = ((await res.json()) as { data: { metadata: { scrapeId: string } } }).data.metadata
+    .scrapeId;
+  // Kept behind the answer: a guard only, it is written within a few milliseconds.
+  await until(async () => {
+    const detail = await fetch(`${base}/api/requests/${id}`, { headers: { 'X-API-Key': key } });
+    return ((await detail.json()) as { result: unknown }).result !== null;
+  }, 30_000);
   return id;
 }
 
@@ -121,6 +143,12 @@ export function consoleViews(seeded: Seeded): View[] {
       ready: (p) => p.getByTestId('preview-html').waitFor(),
     },
     {
+      name: 'request-firecrawl',
+      hash: `#/requests/${seeded.firecrawlRequestId}`,
+      title: /^Request \w+ · pagegrab$/,
+      ready: (p) => p.getByTestId('document-preview').waitFor(),
+    },
+    {
       name: 'request-failed',
       hash: `#/requests/${seeded.failedRequestId}`,
       title: /^Request \w+ · pagegrab$/,
@@ -142,6 +170,18 @@ export function consoleViews(seeded: Seeded): View[] {
         await p.getByLabel('Markdown').check();
         await p.getByRole('button', { name: 'Send request' }).click();
         await p.getByTestId('preview-markdown').waitFor({ timeout: 60_000 });
+      },
+    },
+    {
+      name: 'playground-door',
+      hash: '#/playground',
+      title: /^Playground · pagegrab$/,
+      ready: (p) => p.getByTestId('api-choice').waitFor(),
+      act: async (p) => {
+        await p.getByLabel('Firecrawl API (/v2)').check();
+        await p.getByLabel('Page URL').fill(seeded.articleUrl);
+        await p.getByRole('button', { name: 'POST /v2/scrape' }).click();
+        await p.getByTestId('door-result').waitFor({ timeout: 60_000 });
       },
     },
     {
@@ -178,6 +218,10 @@ export function consoleViews(seeded: Seeded): View[] {
       hash: `#/crawls/${encodeURIComponent(seeded.crawlId)}`,
       title: /^Crawl \S+ · pagegrab$/,
       ready: (p) => p.getByTestId('crawl-pages').waitFor(),
+      act: async (p) => {
+        await p.getByRole('button', { name: 'Show result' }).first().click();
+        await p.getByTestId('document-preview').waitFor();
+      },
     },
     {
       name: 'keys',

@@ -148,6 +148,16 @@ export class ApiClient {
     return toOutcome(res, meta);
   }
 
+  /** A kept result that is JSON (a Firecrawl Document), parsed. */
+  async requestDocument(id: string): Promise<unknown> {
+    return this.json<unknown>('GET', `/api/requests/${enc(id)}/result`);
+  }
+
+  /** A call to the Firecrawl door (/v1, /v2); its errors carry the door's own text. */
+  firecrawl<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.json<T>(method, path, body);
+  }
+
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { 'X-API-Key': this.apiKey };
     if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -8,6 +8,7 @@ import { configToQuery, curlCommand } from '../lib/scraper-query.js';
 import { scrollable } from '../lib/scrollable.js';
 import { ConfigFields } from './config-fields.js';
 import { CopyButton } from './copy-button.js';
+import { DoorPlayground } from './crawls/door-playground.js';
 import { ResultPreview } from './result-preview.js';
 
 interface Props {
@@ -31,6 +32,8 @@ export function Playground({ client, onRan, onSaved }: Props) {
   const [now, setNow] = useState(0);
   const [cancelled, setCancelled] = useState(false);
   const abort = useRef<AbortController | null>(null);
+  // The Firecrawl door instead of the native scraper.
+  const [door, setDoor] = useState(false);
   const resultRef = useRef<HTMLDivElement>(null);
 
   // The elapsed time while a request runs, a tenth of a second at a time.
@@ -95,12 +98,22 @@ export function Playground({ client, onRan, onSaved }: Props) {
     }
   };
 
+  if (door)
+    return (
+      <section aria-labelledby="pg-title">
+        <h1 id="pg-title">Playground</h1>
+        <ApiChoice door={door} onChange={setDoor} />
+        <DoorPlayground client={client} onRan={onRan} />
+      </section>
+    );
+
   const busy = started !== null;
   const elapsed = busy ? ((now - started) / 1000).toFixed(1) : null;
   const errorCount = Object.keys(errors).length;
   return (
     <section aria-labelledby="pg-title">
       <h1 id="pg-title">Playground</h1>
+      <ApiChoice door={door} onChange={setDoor} />
       <p class="muted">A one-off request to /api/scraper. It appears in the request log.</p>
       <div class="pg-layout">
         <form
@@ -174,6 +187,30 @@ export function Playground({ client, onRan, onSaved }: Props) {
         </div>
       </div>
     </section>
+  );
+}
+
+/** Which API the Playground calls: the native scraper or the Firecrawl door. */
+function ApiChoice({ door, onChange }: { door: boolean; onChange: (door: boolean) => void }) {
+  const options = [
+    { door: false, label: 'Native scraper (/api/scraper)' },
+    { door: true, label: 'Firecrawl API (/v2)' },
+  ];
+  return (
+    <fieldset class="segmented wrap" data-testid="api-choice">
+      <legend class="visually-hidden">API</legend>
+      {options.map((o) => (
+        <label key={o.label} class={door === o.door ? 'on' : ''}>
+          <input
+            type="radio"
+            name="pg-api"
+            checked={door === o.door}
+            onChange={() => onChange(o.door)}
+          />
+          {o.label}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

@@ -6,6 +6,7 @@ import { href } from '../lib/route.js';
 import { configToQuery, curlCommand } from '../lib/scraper-query.js';
 import { scrollable } from '../lib/scrollable.js';
 import { CopyButton } from './copy-button.js';
+import { askedOf, DoorRequest, DoorResult } from './door-request.js';
 import { StatusBadge, sourceText } from './log-table.js';
 import { ResultPreview } from './result-preview.js';
 
@@ -29,6 +30,13 @@ function nativeQuery(d: LogDetail): URLSearchParams | null {
   return configToQuery(q);
 }
 
+/** A Firecrawl-door, batch or crawl request whose kept result is its Document. */
+function isDoorDocument(d: LogDetail): boolean {
+  const firecrawl =
+    d.record.source === 'firecrawl' || d.record.source === 'batch' || d.record.source === 'crawl';
+  return firecrawl && (d.result?.contentType.startsWith('application/json') ?? false);
+}
+
 /** One request of the log: what was asked, what happened, and its result if it is kept. */
 export function RequestDetail({ client, id }: { client: ApiClient; id: string }) {
   const [detail, setDetail] = useState<LogDetail | null>(null);
@@ -42,7 +50,8 @@ export function RequestDetail({ client, id }: { client: ApiClient; id: string })
       (d) => {
         if (!live) return;
         setDetail(d);
-        if (d.result) {
+        // A door's Document is read by DoorResult.
+        if (d.result && !isDoorDocument(d)) {
           client.requestResult(id).then(
             (o) => live && setOutcome(o),
             (err: unknown) => live && setResultError(errorText(err)),
@@ -70,6 +79,7 @@ export function RequestDetail({ client, id }: { client: ApiClient; id: string })
   if (!detail) return <p aria-live="polite">Loading…</p>;
   const r = detail.record;
   const query = nativeQuery(detail);
+  const asked = askedOf(detail);
   return (
     <article aria-labelledby="req-title" data-testid="request-detail">
       <p class="crumbs">
@@ -162,15 +172,21 @@ export function RequestDetail({ client, id }: { client: ApiClient; id: string })
           </dl>
         </>
       )}
-      <h2>Parameters</h2>
-      {query && (
-        <div class="row wrap">
-          <CopyButton text={curlCommand(window.location.origin, query)} label="Copy as curl" />
-        </div>
+      {asked ? (
+        <DoorRequest asked={asked} source={r.source} />
+      ) : (
+        <>
+          <h2>Parameters</h2>
+          {query && (
+            <div class="row wrap">
+              <CopyButton text={curlCommand(window.location.origin, query)} label="Copy as curl" />
+            </div>
+          )}
+          <pre class="source" data-testid="detail-params" {...scrollable('Parameters')}>
+            {JSON.stringify(detail.params, null, 2)}
+          </pre>
+        </>
       )}
-      <pre class="source" data-testid="detail-params" {...scrollable('Parameters')}>
-        {JSON.stringify(detail.params, null, 2)}
-      </pre>
       <h2>Result</h2>
       {!detail.result && (
         <p class="muted" data-testid="detail-no-result">
@@ -190,6 +206,7 @@ export function RequestDetail({ client, id }: { client: ApiClient; id: string })
           {resultError}
         </p>
       )}
+      {isDoorDocument(detail) && <DoorResult client={client} id={r.id} />}
       {outcome && <ResultPreview outcome={outcome} showMeta={false} />}
     </article>
   );

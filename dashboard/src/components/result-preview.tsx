@@ -87,7 +87,15 @@ function clip(text: string): { shown: string; clipped: boolean } {
     : { shown: text, clipped: false };
 }
 
-function TextPreview({ text, testId, label }: { text: string; testId: string; label: string }) {
+export function TextPreview({
+  text,
+  testId,
+  label,
+}: {
+  text: string;
+  testId: string;
+  label: string;
+}) {
   const { shown, clipped } = clip(text);
   return (
     <>
@@ -102,7 +110,7 @@ function TextPreview({ text, testId, label }: { text: string; testId: string; la
   );
 }
 
-function MarkdownPreview({ text }: { text: string }) {
+export function MarkdownPreview({ text }: { text: string }) {
   const [showSource, setShowSource] = useState(false);
   const rendered = useMemo(() => renderMarkdown(clip(text).shown), [text]);
   return (

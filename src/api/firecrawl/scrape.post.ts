@@ -60,7 +60,15 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       return reply.send({ success: true, data });
     }
 
-    const plan = await scraper.prepareOptions(account, scrape.options, request.id);
+    const body = request.body as Record<string, unknown>;
+    const asked = { door: 'firecrawl', version, body } as const;
+    const plan = await scraper.prepareOptions(
+      account,
+      scrape.options,
+      request.id,
+      'firecrawl',
+      asked,
+    );
     // A caller that hangs up stops the scrape; its reservation is refunded.
     const gone = new AbortController();
     reply.raw.once('close', () => {
@@ -69,6 +77,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
     const { outcome, charged } = await scraper.execute(plan, {
       signal: gone.signal,
       nodeSlot: slot,
+      keepResult: false,
     });
     if (!outcome.ok) throw outcome.error;
     if (scrape.storeInCache) await firecrawl.remember(account.id, scrape.options, outcome.result);
@@ -78,9 +87,13 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       links,
     );
     data.metadata.sourceURL = scrape.options.url;
+    // The request log keeps the Document as answered: its charge and scrape id included.
+    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(JSON.stringify(data)) });
     return reply.send({ success: true, data });
   }
 }
+
+const DOCUMENT_TYPE = 'application/json; charset=utf-8';
 
 function pageOf(result: ScrapeResult): PageDocument {
   return JSON.parse(result.body.toString('utf8')) as PageDocument;

@@ -28,7 +28,7 @@ import {
 import type { Database } from '../../store/schema.js';
 import { isSettled } from '../../store/webhook-results.js';
 import { type BatchOptions, batchOptionsOf } from './batch-options.js';
-import { outcomeOfStored, type StoredPage, storedPageOf } from './page-result.js';
+import { documentOfStored, outcomeOfStored, type StoredPage, storedPageOf } from './page-result.js';
 
 export interface PageRunDeps {
   db: Kysely<Database>;
@@ -37,7 +37,7 @@ export interface PageRunDeps {
    * the page's end, durable, follow them in the log. Default: on `db`.
    */
   relaxed?: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
-  scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle' | 'restore'>;
+  scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle' | 'restore' | 'keep'>;
   /** The Firecrawl door's result cache; null: never read nor written. */
   cache: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'> | null;
   /** Where a batch's screenshots go: kept until the batch expires, linked under its base URL. */
@@ -163,15 +163,22 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     return JSON.parse(kept.result) as StoredPage;
   };
 
+  /** The request log keeps the Document as the caller reads it: its charge and scrape id. */
+  const keepForLog = (plan: ScrapePlan, stored: string, charged: number) => {
+    const document = documentOfStored(stored, { credits: charged, scrapeId: plan.requestId });
+    if (!document) return;
+    const body = Buffer.from(JSON.stringify(document));
+    deps.scraper.keep(plan, { contentType: 'application/json; charset=utf-8', body });
+  };
+
   if (page.result !== null) {
     // A holder died after keeping the result: settle it if it was not.
     const stored = JSON.parse(page.result) as StoredPage;
     if (page.plan !== null && page.requestId && !(await isSettled(db, page.requestId))) {
       if (!(await context.stillHeld())) return { type: 'lost' };
-      await deps.scraper.settle(
-        deps.scraper.restore(JSON.parse(page.plan)),
-        outcomeOfStored(stored),
-      );
+      const plan = deps.scraper.restore(JSON.parse(page.plan));
+      const { charged } = await deps.scraper.settle(plan, outcomeOfStored(stored), false);
+      keepForLog(plan, page.result, charged);
     }
     return ended(stored);
   }
@@ -199,7 +206,12 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     try {
       // The request log tells a crawl's pages (they discover links) from a batch's.
       const source = context.discoverLinks ? 'crawl' : 'batch';
-      plan = await deps.scraper.prepareOptions(context.account, scrape.options, undefined, source);
+      plan = await deps.scraper.prepareOptions(context.account, scrape.options, undefined, source, {
+        door: 'firecrawl',
+        version: options.version,
+        body: { url: page.url, ...options.scrape },
+        batchId: batch.id,
+      });
     } catch (error) {
       if (isAppError(error)) return refused(error);
       throw error;
@@ -221,8 +233,9 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
   let step: PageStep | null = null;
   let kept: StoredPage | null = null;
   const { redirects } = context;
-  await deps.scraper.execute(plan, {
+  const settled = await deps.scraper.execute(plan, {
     signal,
+    keepResult: false,
     ...(redirects ? { followRedirect: (url: URL) => redirects.follow(url) } : {}),
     beforeSettle: async (outcome: Outcome) => {
       if (signal.aborted) {
@@ -275,5 +288,6 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
   });
   if (step) return step;
   if (!kept) throw new Error(`batch page ${page.id} ran without a result`);
+  if (settled.settled && page.result !== null) keepForLog(plan, page.result, settled.charged);
   return ended(kept);
 }

@@ -116,6 +116,9 @@ export class FakeScraper {
     return { charged: outcome.ok ? plan.price : 0, balance };
   }
 
+  /** The request log's kept results are not this harness's concern. */
+  keep(): void {}
+
   restore(payload: unknown): ScrapePlan {
     return payload as ScrapePlan;
   }

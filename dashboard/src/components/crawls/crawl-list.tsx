@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { type ApiClient, errorText } from '../../api/client.js';
+import { formatTime } from '../../lib/format.js';
 import { href } from '../../lib/route.js';
 import { type CrawlSummary, crawlsApi } from './crawls-api.js';
 
 /** How often the list refreshes while a crawl runs. */
 const REFRESH_MS = 2000;
 
-/** The account's crawls: progress (pages done of discovered, credits), cancel, results. */
+/** The account's crawls: start URL, id and time, progress (pages done of discovered, credits), cancel. */
 export function CrawlList({ client }: { client: ApiClient }) {
   const [crawls, setCrawls] = useState<CrawlSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,6 +53,7 @@ export function CrawlList({ client }: { client: ApiClient }) {
             <thead>
               <tr>
                 <th scope="col">Site</th>
+                <th scope="col">Started</th>
                 <th scope="col">Status</th>
                 <th scope="col">Pages</th>
                 <th scope="col">Credits</th>
@@ -62,8 +64,14 @@ export function CrawlList({ client }: { client: ApiClient }) {
               {crawls.map((crawl) => (
                 <tr key={crawl.id} data-crawl-id={crawl.id}>
                   <td>
-                    <a href={href.crawl(crawl.id)}>{crawl.url}</a>
+                    <a href={href.crawl(crawl.id)} class="break">
+                      {crawl.url}
+                    </a>
+                    <div class="muted small mono" data-testid="crawl-id">
+                      {crawl.id}
+                    </div>
                   </td>
+                  <td data-testid="crawl-started">{formatTime(crawl.createdAt)}</td>
                   <td>
                     {crawl.status}
                     {crawl.error && <div class="error">{crawl.error}</div>}

@@ -1,4 +1,5 @@
 import { type ApiClient, ApiError } from '../../api/client.js';
+import type { FirecrawlDocument } from '../document-preview.js';
 
 /** A crawl as GET /api/crawls lists it. */
 export interface CrawlSummary {
@@ -14,9 +15,12 @@ export interface CrawlSummary {
 }
 
 /** A scraped page as the Firecrawl door's crawl status returns it. */
-export interface CrawlPage {
-  markdown?: string;
-  metadata?: { sourceURL?: string; url?: string; statusCode?: number; title?: string };
+export type CrawlPage = FirecrawlDocument;
+
+/** GET /v2/crawl/{id}/errors: failed pages and the URLs robots.txt kept the crawl from. */
+export interface CrawlErrors {
+  errors: { id: string; timestamp?: string; url: string; code?: string; error: string }[];
+  robotsBlocked: string[];
 }
 
 export interface CrawlStatus {
@@ -52,4 +56,18 @@ export const crawlsApi = {
     ),
   cancel: (client: ApiClient, id: string) =>
     call<{ status: string }>(client, 'DELETE', `/v2/crawl/${encodeURIComponent(id)}`),
+  errors: (client: ApiClient, id: string) =>
+    call<CrawlErrors>(client, 'GET', `/v2/crawl/${encodeURIComponent(id)}/errors`),
+  /** Every page of the results, a page of answers at a time (the export). */
+  async allPages(client: ApiClient, id: string): Promise<CrawlPage[]> {
+    const pages: CrawlPage[] = [];
+    for (;;) {
+      const answer = await crawlsApi.status(client, id, pages.length, EXPORT_PAGE);
+      pages.push(...answer.data);
+      if (!answer.next || answer.data.length === 0) return pages;
+    }
+  },
 };
+
+/** Results per answer while exporting: the door's own default and maximum. */
+const EXPORT_PAGE = 100;
