@@ -12,24 +12,44 @@ import { pgSkipReason } from '../helpers/postgres.js';
 import { sampleRunRecord } from '../helpers/run-record.js';
 import { startService, type TestService } from '../helpers/service.js';
 
-/** The texts every pg client sends while `work` runs. */
+// The service's own pollers (the job queue, the scheduler) run beside any scrape.
+const BACKGROUND = /"jobs"|"workflow_schedules"/;
+
+/**
+ * What the service's pg clients send while `work` runs, the pollers' work left out: each
+ * client's transactions (BEGIN … COMMIT) are taken whole, so a poller's is left out whole.
+ */
 async function statementsOf<T>(work: () => Promise<T>): Promise<[T, string[]]> {
-  const sent: string[] = [];
+  const units = new Map<pg.Client, string[][]>();
+  const order: string[][] = [];
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text: string };
-    sent.push((typeof first === 'string' ? first : first.text).replace(/\s+/g, ' ').trim());
+    const text = (typeof first === 'string' ? first : first.text).replace(/\s+/g, ' ').trim();
+    const mine = units.get(this) ?? [];
+    units.set(this, mine);
+    const open = mine.at(-1);
+    if (open && open[0] === 'begin' && !/^(commit|rollback)$/.test(open.at(-1) ?? '')) {
+      open.push(text);
+    } else {
+      mine.push([text]);
+      order.push(mine.at(-1) as string[]);
+    }
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   try {
-    return [await work(), sent];
+    const result = await work();
+    // A transaction still open when the answer came was not one the answer waited for.
+    const finished = (unit: string[]) =>
+      unit[0] !== 'begin' || (unit.length > 1 && /^(commit|rollback)$/.test(unit.at(-1) ?? ''));
+    const own = order.filter(
+      (unit) => finished(unit) && !unit.some((text) => BACKGROUND.test(text)),
+    );
+    return [result, own.flat()];
   } finally {
     pg.Client.prototype.query = query;
   }
 }
-
-// The service's own pollers (the job queue, the scheduler) run beside any scrape.
-const BACKGROUND = /"jobs"|"workflow_schedules"|"batches"|"crawl_hosts"|"page_files"/;
 
 describe('the plain scrape on PostgreSQL', { skip: pgSkipReason }, () => {
   let site: FixtureSite;
@@ -82,9 +102,7 @@ describe('the plain scrape on PostgreSQL', { skip: pgSkipReason }, () => {
       return answer;
     });
     assert.equal(res.status, 200);
-    const own = sent
-      .filter((text) => !BACKGROUND.test(text))
-      .map((text) => /^\w+ "?\w+"?/.exec(text)?.[0]);
+    const own = sent.map((text) => /^\w+ "?\w+"?/.exec(text)?.[0]);
     assert.deepEqual(
       own.slice(0, 3),
       ['select "accounts"', 'select pagegrab_reserve', 'select pagegrab_take_slot'],
