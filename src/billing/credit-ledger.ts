@@ -4,7 +4,8 @@
  * engines, under any concurrency and across processes sharing one PostgreSQL: the balance can
  * never go below zero (a CHECK constraint guards it as well).
  */
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type { Store } from '../store/db.js';
 import { inTransaction } from '../store/in-transaction.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { Database, LedgerKind } from '../store/schema.js';
@@ -144,6 +145,42 @@ export async function reserveCredits(
     await record(trx, accountId, requestId, 'reserve', -amount, balance, hold);
     return balance;
   });
+}
+
+// PostgreSQL's reserve as one call (migration 015); its parameters take the function's types.
+const RESERVE_CALL = 'select pagegrab_reserve($1, $2, $3, $4, $5, $6) as balance';
+
+/**
+ * `reserveCredits` as a commit of its own that need not reach the disk before the scrape goes
+ * on (nobody has seen the reservation until the durable settle, which flushes it too). On
+ * PostgreSQL one call, where a transaction was five round trips (BEGIN, SET LOCAL, UPDATE,
+ * INSERT, COMMIT): the plain scrape's cost there is its round trips. On the embedded engine a
+ * relaxed unit of the group commit, shared with concurrent scrapes.
+ */
+export async function reserveRelaxed(
+  store: Pick<Store, 'db' | 'dialect' | 'transact'>,
+  accountId: string,
+  amount: number,
+  requestId: string,
+  hold: ReservationHold | null = null,
+): Promise<number | null> {
+  if (store.dialect === 'sqlite') {
+    return store.transact((trx) => reserveCredits(trx, accountId, amount, requestId, hold), {
+      durable: false,
+    });
+  }
+  const { rows } = await store.db.executeQuery(
+    CompiledQuery.raw(RESERVE_CALL, [
+      accountId,
+      requestId,
+      amount,
+      Date.now(),
+      hold?.holder ?? null,
+      hold?.deadlineAt ?? null,
+    ]) as CompiledQuery<{ balance: number | null }>,
+  );
+  const balance = rows[0]?.balance;
+  return balance === null || balance === undefined ? null : Number(balance);
 }
 
 // The kind is summed over, not filtered on: with `kind = 'reserve'` in the WHERE, SQLite

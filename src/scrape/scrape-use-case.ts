@@ -19,18 +19,24 @@ import {
   type ReservationHold,
   refundCredits,
   refundIfReserved,
-  reserveCredits,
   reservedFor,
+  reserveRelaxed,
   SETTLE_GRACE_MS,
   settleCredits,
 } from '../billing/credit-ledger.js';
+import { endWithRecordPg } from '../billing/end-with-record-pg.js';
 import { LateRefunds } from '../billing/late-refunds.js';
 import { type AppError, appError, isAppError } from '../errors.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { KeptResults } from '../store/kept-results.js';
-import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
+import {
+  isOneOff,
+  loadWorkflowForRun,
+  type ScheduledRun,
+  saveRunRecord,
+} from '../store/run-records.js';
 import type { Database } from '../store/schema.js';
 import type { Admission, NodeSlot, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
@@ -218,9 +224,12 @@ export class ScrapeUseCase {
       // scrape answers only after the durable settle, which flushes it too).
       const hold = this.holdOf(request, planned.options.timeoutMs);
       plan = planned;
-      const balance = await store.transact(
-        (trx) => reserveCredits(trx, planned.accountId, planned.price, planned.requestId, hold),
-        { durable: false },
+      const balance = await reserveRelaxed(
+        store,
+        planned.accountId,
+        planned.price,
+        planned.requestId,
+        hold,
       );
       if (balance === null) {
         if (!figures) throw appError('INSUFFICIENT_CREDITS');
@@ -265,9 +274,12 @@ export class ScrapeUseCase {
       const needed = prices[priceKey(to.engine, to.proxyType)] ?? plan.price;
       if (needed <= reserved) return;
       const hold = this.holdOf(plan, plan.options.timeoutMs);
-      const balance = await this.deps.store.transact(
-        (trx) => reserveCredits(trx, plan.accountId, needed - reserved, plan.requestId, hold),
-        { durable: false },
+      const balance = await reserveRelaxed(
+        this.deps.store,
+        plan.accountId,
+        needed - reserved,
+        plan.requestId,
+        hold,
       );
       if (balance === null) throw await this.shortOf(plan.accountId, needed);
       reserved = needed;
@@ -296,15 +308,22 @@ export class ScrapeUseCase {
     plan: ScrapePlan,
     options: ExecuteOptions & Partial<DeferredExecuteOptions> = {},
   ): Promise<Settled | Unsettled> {
-    const ran = await this.run(plan, options);
+    const { outcome: ran, freed } = await this.run(plan, options);
     if (options.beforeSettle) {
+      await freed;
       // A job's run: its job ends the reservation, retrying the settle itself.
       const outcome = await options.beforeSettle(ran);
       if (!outcome) return { outcome: ran, settled: false };
       return { outcome, settled: true, ...(await this.settle(plan, outcome, options.keepResult)) };
     }
+    // The slot's release and the settle are both waited for by the answer, not one after the
+    // other (on PostgreSQL each is a round trip): the caller's next request finds its slot free.
+    const settling = this.settle(plan, ran, options.keepResult);
+    const [settled] = await Promise.allSettled([settling, freed]);
+    await freed;
     try {
-      return { outcome: ran, settled: true, ...(await this.settle(plan, ran, options.keepResult)) };
+      if (settled.status === 'rejected') throw settled.reason;
+      return { outcome: ran, settled: true, ...settled.value };
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       this.refundLater(plan);
@@ -335,15 +354,31 @@ export class ScrapeUseCase {
   async settle(plan: ScrapePlan, outcome: Outcome, keepResult = true): Promise<Settlement> {
     const { store, metrics } = this.deps;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
-    const balance = await store.transact(async (trx) => {
-      // A plan with a choice may have reserved more than the way it used: the rest goes back.
-      const reserved = await this.reservedOf(trx, plan);
-      const after = outcome.ok
-        ? await settleCredits(trx, plan.accountId, charged, plan.requestId, reserved)
-        : await refundCredits(trx, plan.accountId, reserved, plan.requestId);
-      await saveRunRecord(trx, finishedRecord(plan, outcome, charged));
-      return after;
-    });
+    const record = finishedRecord(plan, outcome, charged);
+    // On PostgreSQL every round trip is waited for by the answer: a plan without a choice
+    // (it holds its price) ends a one-off scrape in one statement.
+    const oneStatement =
+      store.dialect === 'postgres' &&
+      !plan.prices &&
+      isOneOff(record) &&
+      (!outcome.ok || charged === plan.price);
+    const balance = oneStatement
+      ? await endWithRecordPg(store.db, {
+          accountId: plan.accountId,
+          requestId: plan.requestId,
+          kind: outcome.ok ? 'settle' : 'refund',
+          amount: plan.price,
+          record,
+        })
+      : await store.transact(async (trx) => {
+          // A plan with a choice may have reserved more than the way it used: the rest goes back.
+          const reserved = await this.reservedOf(trx, plan);
+          const after = outcome.ok
+            ? await settleCredits(trx, plan.accountId, charged, plan.requestId, reserved)
+            : await refundCredits(trx, plan.accountId, reserved, plan.requestId);
+          await saveRunRecord(trx, record);
+          return after;
+        });
     if (outcome.ok && keepResult) this.keep(plan, outcome.result);
     metrics.scraped(plan.engine, plan.output, outcome.ok ? 'success' : outcome.error.code);
     if (charged > 0) metrics.charged(charged);
@@ -379,7 +414,11 @@ export class ScrapeUseCase {
     return this.deps.planner.plan(stored);
   }
 
-  private async run(plan: ScrapePlan, options: ExecuteOptions): Promise<Outcome> {
+  /** The outcome, and the release of its admission slot, under way (`freed`). */
+  private async run(
+    plan: ScrapePlan,
+    options: ExecuteOptions,
+  ): Promise<{ outcome: Outcome; freed: Promise<void> }> {
     const { admission, pipeline } = this.deps;
     const { run, dispose } = startRun(
       plan,
@@ -388,6 +427,7 @@ export class ScrapeUseCase {
       this.escalation(plan),
     );
     let release: Release | null = null;
+    let outcome: Outcome;
     try {
       release = await admission.admit(
         plan.accountId,
@@ -396,19 +436,22 @@ export class ScrapeUseCase {
         options.nodeSlot,
       );
       const result = await raceSignal(runPipeline(run, pipeline), run.signal);
-      return { ok: true, result };
+      outcome = { ok: true, result };
     } catch (error) {
-      return { ok: false, error: asAppError(run.signal.aborted ? run.signal.reason : error) };
+      outcome = { ok: false, error: asAppError(run.signal.aborted ? run.signal.reason : error) };
     } finally {
       dispose();
-      // A slot the database cannot free now is freed once it answers: left to expire with its
-      // row, it would hold the account at its limit (429s) long after the outage.
-      const free = release;
-      await free?.().catch((error: unknown) => {
-        if (!isDatabaseUnavailable(error)) throw error;
-        this.lateRefunds.retry(free);
-      });
     }
+    // A slot the database cannot free now is freed once it answers: left to expire with its
+    // row, it would hold the account at its limit (429s) long after the outage.
+    const free = release;
+    const freed = free
+      ? free().catch((error: unknown) => {
+          if (!isDatabaseUnavailable(error)) throw error;
+          this.lateRefunds.retry(free);
+        })
+      : Promise.resolve();
+    return { outcome, freed };
   }
 }
 

@@ -122,6 +122,18 @@ const COLUMNS = [
   'params',
 ] as const satisfies readonly (keyof Row)[];
 
+/** A one-off scrape's record (no workflow, no webhook) is written once, by one insert. */
+export function isOneOff(record: RunRecord): boolean {
+  return !record.workflowId && !record.webhook;
+}
+
+/** The `requests` columns of a one-off record and its values in their order. */
+export const RECORD_COLUMNS: readonly string[] = COLUMNS;
+export function recordValues(record: RunRecord): unknown[] {
+  const row = toRow(record);
+  return COLUMNS.map((column) => row[column]);
+}
+
 /** Every scrape runs it (in the settle's transaction): built once per dialect. */
 const insertOneOff = preparedQuery((db, ...values: unknown[]) =>
   db
@@ -142,7 +154,7 @@ export async function saveRunRecord(db: Kysely<Database>, record: RunRecord): Pr
   // A one-off scrape without a webhook is written once, when it settles: one insert (a
   // settle repeated by a retried job keeps the first record, as its ledger does).
   // The day's rollup (request-days.ts) counts it only if it was inserted.
-  if (!record.workflowId && !record.webhook) {
+  if (isOneOff(record)) {
     const inserted = await db.executeQuery(
       insertOneOff(db, ...COLUMNS.map((column) => row[column])),
     );

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { createAccount } from '../../src/accounts/account-store.js';
-import { reserveCredits, reservedFor, settleCredits } from '../../src/billing/credit-ledger.js';
+import {
+  creditsOf,
+  reserveCredits,
+  reservedFor,
+  reserveRelaxed,
+  settleCredits,
+} from '../../src/billing/credit-ledger.js';
 import { newId } from '../../src/store/ids.js';
 import type { Database } from '../../src/store/schema.js';
 import { pgSkipReason } from '../helpers/postgres.js';
@@ -99,6 +105,52 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       );
       const details = plan.rows.map((row) => row.detail).join('; ');
       assert.match(details, /USING (COVERING )?INDEX ledger_request\b/, details);
+    });
+
+    test('a relaxed reserve is one statement on PostgreSQL, exact under concurrency and with its holder', async () => {
+      harness ??= await openTestStore(engine);
+      const { store } = harness;
+      const { account } = await createAccount(store.db, {
+        name: 'relaxed',
+        credits: 25,
+        concurrencyLimit: 10,
+      });
+      const counted = counting(store.db);
+      const hold = { holder: 'node-a', deadlineAt: Date.now() + 60_000 };
+      const first = newId();
+      assert.equal(
+        await reserveRelaxed({ ...store, db: counted.db }, account.id, 5, first, hold),
+        20,
+      );
+      if (engine === 'postgres') assert.equal(counted.sent(), 1);
+      const row = await store.db
+        .selectFrom('ledger')
+        .select(['kind', 'amount', 'balance_after', 'holder', 'deadline_at'])
+        .where('request_id', '=', first)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        [
+          row.kind,
+          Number(row.amount),
+          Number(row.balance_after),
+          row.holder,
+          Number(row.deadline_at),
+        ],
+        ['reserve', -5, 20, 'node-a', hold.deadlineAt],
+      );
+      // 40 at once on the 20 left: exactly 20 succeed, and a short one writes nothing.
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => reserveRelaxed(store, account.id, 1, newId())),
+      );
+      assert.equal(results.filter((balance) => balance !== null).length, 20);
+      assert.equal(await creditsOf(store.db, account.id), 0);
+      const reserves = await store.db
+        .selectFrom('ledger')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', account.id)
+        .where('kind', '=', 'reserve')
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(reserves.n), 21);
     });
 
     test('a settle for an account that does not exist fails', async () => {

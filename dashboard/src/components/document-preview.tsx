@@ -1,23 +1,8 @@
 import { useState } from 'preact/hooks';
+import type { FirecrawlDocument } from '../lib/firecrawl-document.js';
 import { MarkdownPreview, TextPreview } from './result-preview.js';
 
-/** A Firecrawl Document as the door answers it (a scrape, a crawl's or a batch's page). */
-export interface FirecrawlDocument {
-  markdown?: string;
-  html?: string;
-  rawHtml?: string;
-  links?: string[];
-  /** A link the service serves, or a data: URL (screenshotBase64). */
-  screenshot?: string;
-  metadata?: Record<string, unknown> & {
-    sourceURL?: string;
-    url?: string;
-    statusCode?: number;
-    title?: string;
-    scrapeId?: string;
-    creditsUsed?: number;
-  };
-}
+export type { FirecrawlDocument };
 
 type Format = 'markdown' | 'html' | 'rawHtml' | 'screenshot' | 'links' | 'json';
 

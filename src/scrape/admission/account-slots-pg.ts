@@ -4,35 +4,37 @@
  * take the last slot. A slot carries an expiry past its scrape's budget: if its node dies,
  * the slot stops counting once it expires.
  *
- * Every scrape takes and frees one, so each costs as few round trips and commits as it can
- * (issue 26): the take is the lock and one conditional insert (the count is read inside the
- * insert, by a statement that starts after the lock is held, so it sees every slot committed
- * before); the release is one delete that also sweeps expired slots.
+ * Every scrape takes and frees one, so each costs as few round trips as it can (issue 26): the
+ * take is one call of `pagegrab_take_slot` (migration 015: the lock, then a conditional insert
+ * that counts the slots with a snapshot taken after the lock is held, so it sees every slot
+ * committed before), one implicit transaction; the release is one delete that also sweeps
+ * expired slots.
  */
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { newId } from '../../store/ids.js';
 import type { Database } from '../../store/schema.js';
 import type { AccountSlots } from './admission.js';
+
+const TAKE_SLOT = 'select pagegrab_take_slot($1, $2, $3, $4, $5, $6) as taken';
 
 export function createPostgresAccountSlots(db: Kysely<Database>, nodeId: string): AccountSlots {
   return {
     async tryAcquire(accountId, limit, ttlMs) {
       const id = newId();
       const now = Date.now();
-      const taken = await db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${accountId}))`.execute(trx);
-        // Cast: parameters in an INSERT's SELECT list have no type of their own.
-        const { rows } = await sql<{ id: string }>`
-          insert into scrape_slots (id, account_id, node_id, expires_at)
-          select ${id}::text, ${accountId}::text, ${nodeId}::text, ${now + ttlMs}::bigint
-          where (
-            select count(*) from scrape_slots
-            where account_id = ${accountId} and expires_at > ${now}
-          ) < ${limit}::bigint
-          returning id`.execute(trx);
-        return rows.length > 0;
-      });
-      if (!taken) return null;
+      const { rows } = await db.executeQuery(
+        CompiledQuery.raw(TAKE_SLOT, [
+          id,
+          accountId,
+          nodeId,
+          now + ttlMs,
+          now,
+          limit,
+        ]) as CompiledQuery<{
+          taken: boolean;
+        }>,
+      );
+      if (!rows[0]?.taken) return null;
       // Expired slots of dead nodes are swept by whoever releases next, in the same delete.
       return async () => {
         await sql`delete from scrape_slots where id = ${id} or expires_at < ${Date.now()}`.execute(

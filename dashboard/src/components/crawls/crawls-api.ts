@@ -1,5 +1,5 @@
 import { type ApiClient, ApiError } from '../../api/client.js';
-import type { FirecrawlDocument } from '../document-preview.js';
+import type { FirecrawlDocument } from '../../lib/firecrawl-document.js';
 
 /** A crawl as GET /api/crawls lists it. */
 export interface CrawlSummary {

@@ -21,7 +21,7 @@ import type { SettleProbe } from '../../../../src/scrape/engines/browser/settle-
 /** Longer than OPEN_REQUEST_MS (1 s): the wall clock alone calls the fetch held open. */
 const STARVED_PROBE_MS = 1_300;
 
-class FakeSession extends EventEmitter implements NetworkSession {
+class FakeSession extends EventEmitter {
   async send(): Promise<unknown> {
     return {};
   }
@@ -31,7 +31,7 @@ const idle: SettleProbe = { loaded: true, sinceChangeMs: null, timers: false, re
 
 test('a fetch sent at load still counts as work when the first probe comes back late', async () => {
   const session = new FakeSession();
-  const requests = PendingRequests.watch(session);
+  const requests = PendingRequests.watch(session as unknown as NetworkSession);
   session.emit('Network.requestWillBeSent', {
     requestId: 'api',
     type: 'Fetch',
@@ -66,7 +66,7 @@ test('a fetch sent at load still counts as work when the first probe comes back 
 
 test('on a machine with CPU to spare, a request unanswered for a second is still held open', async () => {
   const session = new FakeSession();
-  const requests = PendingRequests.watch(session);
+  const requests = PendingRequests.watch(session as unknown as NetworkSession);
   session.emit('Network.requestWillBeSent', {
     requestId: 'poll',
     type: 'Fetch',
