@@ -23,11 +23,21 @@ import {
 /** The OpenAPI tag of every route of this door. */
 export const FIRECRAWL_TAG = 'firecrawl';
 
-/** Unknown routes and wrong methods under /v1 and /v2 answer in Firecrawl's envelope too. */
+/**
+ * Unknown routes and wrong methods under /v1 and /v2 answer in Firecrawl's envelope too; an
+ * unknown route says where the door's endpoints are listed (an agent reads the text).
+ */
 export const firecrawlDoorErrors: readonly DoorErrors[] = ['/v1/', '/v2/'].map((prefix) => ({
   prefix,
-  send: (reply, error) =>
-    sendFirecrawlError(reply, firecrawlAnswerOf(error) ?? { status: 500, error: error.message }),
+  send: (reply, error) => {
+    const answer = firecrawlAnswerOf(error) ?? { status: 500, error: error.message };
+    if (error.code !== 'NOT_FOUND') return sendFirecrawlError(reply, answer);
+    const { method, url } = reply.request;
+    return sendFirecrawlError(reply, {
+      ...answer,
+      error: `This self-hosted server (pagegrab) has no Firecrawl endpoint ${method} ${url.split('?')[0]}. The endpoints it offers are listed at /docs (tag firecrawl).`,
+    });
+  },
 }));
 
 export function firecrawlDoor(routes: readonly Route[]): Route {
