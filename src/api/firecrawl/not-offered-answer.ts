@@ -18,10 +18,11 @@ function fromFirecrawlMcp(request: FastifyRequest): boolean {
 
 export function sendNotOffered(request: FastifyRequest, reply: FastifyReply, error: string) {
   if (fromFirecrawlMcp(request)) {
+    // A string, so a route's 200 schema (the scrape's `data`) does not serialize it.
     return reply
       .code(200)
       .type('application/json; charset=utf-8')
-      .send({ success: false, error, agent_hints: [error] });
+      .send(JSON.stringify({ success: false, error, agent_hints: [error] }));
   }
   return sendFirecrawlError(reply, { status: 404, code: 'NOT_OFFERED', error });
 }

@@ -114,9 +114,10 @@ export default defineRoute((app, services) => {
       {
         onRequest: app.authenticate,
         // Before the body's validation, which would call the key unknown rather than say why.
-        preValidation: (request, reply, done) => {
-          if (!isAlexandriaBody(request.body)) return done();
+        preValidation: async (request, reply) => {
+          if (!isAlexandriaBody(request.body)) return;
           sendNotOffered(request, reply, notOfferedMessage(ALEXANDRIA));
+          return reply;
         },
         schema: {
           operationId: `firecrawlScrape${version.toUpperCase()}`,
