@@ -12,6 +12,7 @@ import { baseUrlOf } from './base-url.js';
 import { batchUrl, FIRECRAWL_VERSIONS, sendJobNotFound } from './batch-answers.js';
 import { BatchIdParams, BatchStatusAnswer, BatchStatusQuery } from './batch-schemas.js';
 import { FIRECRAWL_TAG } from './door.js';
+import { authenticateUnlessWatch, jobWatchHandler } from './job-watch.js';
 import { FirecrawlErrorBody } from './schemas/answers.js';
 
 function count(raw: string | undefined): number | undefined {
@@ -67,13 +68,14 @@ export const batchStatusSchema = (version: FirecrawlVersion, operationId: string
 
 export default defineRoute((app, services) => {
   for (const version of FIRECRAWL_VERSIONS) {
-    app.get(
-      `/${version}/batch/scrape/:id`,
-      {
-        onRequest: app.authenticate,
-        schema: batchStatusSchema(version, `firecrawlBatchStatus${version.toUpperCase()}`),
-      },
-      batchStatusHandler(version, services),
-    );
+    app.route({
+      method: 'GET',
+      url: `/${version}/batch/scrape/:id`,
+      onRequest: authenticateUnlessWatch(app.authenticate),
+      schema: batchStatusSchema(version, `firecrawlBatchStatus${version.toUpperCase()}`),
+      handler: batchStatusHandler(version, services),
+      // The v2 SDK's watcher({kind: 'batch'}) upgrades here (job-watch.ts).
+      wsHandler: jobWatchHandler(version, services),
+    });
   }
 });

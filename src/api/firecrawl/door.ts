@@ -5,8 +5,10 @@
  * Paths are Firecrawl's (/v1/..., /v2/...); auth is the native one, which also reads
  * `Authorization: Bearer <key>`. Every route authenticates at onRequest, before its body is
  * read or validated: a bad key gets its 401 whatever the body, and a stranger learns nothing
- * of the door's schemas.
+ * of the door's schemas. A crawl's or batch's status path also takes a WebSocket upgrade: its
+ * watch (job-watch.ts).
  */
+import fastifyWebsocket from '@fastify/websocket';
 import type { AppInstance } from '../app-instance.js';
 import type { DoorErrors } from '../plugins/error-handler.js';
 import { defineRoute, type Route } from '../route.js';
@@ -21,11 +23,21 @@ import {
 /** The OpenAPI tag of every route of this door. */
 export const FIRECRAWL_TAG = 'firecrawl';
 
-/** Unknown routes and wrong methods under /v1 and /v2 answer in Firecrawl's envelope too. */
+/**
+ * Unknown routes and wrong methods under /v1 and /v2 answer in Firecrawl's envelope too; an
+ * unknown route says where the door's endpoints are listed (an agent reads the text).
+ */
 export const firecrawlDoorErrors: readonly DoorErrors[] = ['/v1/', '/v2/'].map((prefix) => ({
   prefix,
-  send: (reply, error) =>
-    sendFirecrawlError(reply, firecrawlAnswerOf(error) ?? { status: 500, error: error.message }),
+  send: (reply, error) => {
+    const answer = firecrawlAnswerOf(error) ?? { status: 500, error: error.message };
+    if (error.code !== 'NOT_FOUND') return sendFirecrawlError(reply, answer);
+    const { method, url } = reply.request;
+    return sendFirecrawlError(reply, {
+      ...answer,
+      error: `This self-hosted server (pagegrab) has no Firecrawl endpoint ${method} ${url.split('?')[0]}. The endpoints it offers are listed at /docs (tag firecrawl).`,
+    });
+  },
 }));
 
 export function firecrawlDoor(routes: readonly Route[]): Route {
@@ -34,6 +46,9 @@ export function firecrawlDoor(routes: readonly Route[]): Route {
       const door = scope as unknown as AppInstance;
       door.setErrorHandler(firecrawlErrorHandler);
       door.setValidatorCompiler(firecrawlValidatorCompiler);
+      // In the door's scope only: its hooks and handler wrapper stay off the native routes.
+      // A watcher sends nothing but its handshake, so its frames are kept small.
+      await door.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
       for (const route of routes) route.register(door, services);
     });
   });

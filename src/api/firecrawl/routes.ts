@@ -11,6 +11,7 @@ import crawlCancelDelete from './crawl-cancel.delete.js';
 import crawlErrorsGet from './crawl-errors.get.js';
 import crawlStatusGet from './crawl-status.get.js';
 import mapPost from './map.post.js';
+import notOffered from './not-offered.any.js';
 import scrapePost from './scrape.post.js';
 import screenshotGet from './screenshot.get.js';
 import teamGet from './team.get.js';
@@ -27,4 +28,5 @@ export const firecrawlRoutes: readonly Route[] = [
   // The v1 SDK sends its DELETEs with Content-Type: application/json and no body.
   withEmptyJsonBody([batchCancelDelete, batchErrorsGet, crawlCancelDelete, crawlErrorsGet]),
   mapPost,
+  notOffered,
 ];

@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
 import { firecrawlDocumentOf } from '../../firecrawl/document.js';
+import { ALEXANDRIA, isAlexandriaBody, notOfferedMessage } from '../../firecrawl/not-offered.js';
 import {
   type FirecrawlScrapeOptions,
   type FirecrawlVersion,
@@ -19,6 +20,7 @@ import { defineRoute } from '../route.js';
 import type { ApiServices } from '../services.js';
 import { baseUrlOf } from './base-url.js';
 import { FIRECRAWL_TAG } from './door.js';
+import { sendNotOffered } from './not-offered-answer.js';
 import { FirecrawlErrorBody, FirecrawlScrapeAnswer } from './schemas/answers.js';
 import { ScrapeBodyV1, ScrapeBodyV2 } from './schemas/scrape-options.js';
 
@@ -124,6 +126,12 @@ export default defineRoute((app, services) => {
       `/${version}/scrape`,
       {
         onRequest: app.authenticate,
+        // Before the body's validation, which would call the key unknown rather than say why.
+        preValidation: async (request, reply) => {
+          if (!isAlexandriaBody(request.body)) return;
+          sendNotOffered(request, reply, notOfferedMessage(ALEXANDRIA));
+          return reply;
+        },
         schema: {
           operationId: `firecrawlScrape${version.toUpperCase()}`,
           summary: `Scrape one page (Firecrawl ${version})`,

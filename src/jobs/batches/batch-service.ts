@@ -29,7 +29,9 @@ import type { JobQueue } from '../../store/job-queue.js';
 import { batchWebhookOf, queueBatchEvent, type WebhookInput } from './batch-events.js';
 import { batchWebhookOfRow } from './batch-options.js';
 import { readResults } from './batch-results.js';
+import { openBatchWatch, type WatchEvent, type WatchOptions } from './batch-watch.js';
 import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from './job-kinds.js';
+import { countFailedPages } from './page-reads.js';
 
 /** Most URLs one batch may hold (Firecrawl documents no limit; 1000 keeps a body near 2 MB). */
 export const MAX_BATCH_URLS = 1000;
@@ -55,7 +57,10 @@ export interface StartedBatch {
 
 export interface BatchAnswer {
   status: BatchStatus;
-  /** Pages that ended (scraped or failed). */
+  /**
+   * Pages scraped, and pages of the batch less those that failed: Firecrawl drops a failed
+   * page from both (it is only under errors), so `completed` counts the documents in `data`.
+   */
   completed: number;
   total: number;
   creditsUsed: number;
@@ -85,6 +90,12 @@ export interface BatchService {
   ): Promise<BatchAnswer | null>;
   cancel(accountId: string, id: string): Promise<BatchStatus | null>;
   errors(accountId: string, id: string): Promise<BatchPageError[] | null>;
+  /** Its progress as it happens (the WebSocket watch); null as for `status`. */
+  watch(
+    accountId: string,
+    id: string,
+    options: WatchOptions,
+  ): Promise<AsyncGenerator<WatchEvent> | null>;
   /** Deletes batches whose results expired (their screenshots expire with them). */
   purge(): Promise<number>;
 }
@@ -190,11 +201,14 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
     async status(accountId, id, page) {
       const batch = await owned(accountId, id);
       if (!batch) return null;
-      const results = await readResults(db, id, page);
+      const [results, failed] = await Promise.all([
+        readResults(db, id, page),
+        countFailedPages(db, id),
+      ]);
       return {
         status: batch.status,
-        completed: batch.ended,
-        total: batch.total,
+        completed: batch.ended - failed,
+        total: batch.total - failed,
         creditsUsed: batch.creditsUsed,
         expiresAt: batch.expiresAt,
         error: batch.error,
@@ -239,6 +253,10 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
         ...(page.errorCode ? { code: page.errorCode as ErrorCode } : {}),
         error: page.error ?? 'failed',
       }));
+    },
+
+    watch(accountId, id, options) {
+      return openBatchWatch(db, accountId, id, options);
     },
 
     async purge() {

@@ -2,7 +2,8 @@
  * The Firecrawl door as AI agents reach it: the pinned `firecrawl-mcp` server, started the
  * way an MCP client starts it (stdio, FIRECRAWL_API_URL at the service, the pagegrab key as
  * FIRECRAWL_API_KEY), driven by the official MCP client; its scrape and map tools answer
- * from the real service and a fixture site on loopback.
+ * from the real service and a fixture site on loopback; every other tool it lists either works
+ * or passes the door's "not offered" answer to the agent as its error.
  *
  * firecrawl-mcp 3.26.0 sends nothing anywhere but FIRECRAWL_API_URL in this mode: its
  * telemetry and action logs run only with CLOUD_SERVICE=true, its feedback tools post only
@@ -11,7 +12,7 @@
  * the last test checks the log.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,99 @@ net.Socket.prototype.connect = function (...args) {
 const MCP_SERVER = createRequire(import.meta.url).resolve('firecrawl-mcp/dist/index.js');
 /** Scrapes and maps go through the SDK's HTTP client; leave room for a loaded machine. */
 const TOOL_TIMEOUT_MS = 120_000;
+
+interface ToolContext {
+  crawlId: string;
+  /** A local file for firecrawl_parse. */
+  file: string;
+}
+
+interface ToolRow {
+  args(context: ToolContext): Record<string, unknown>;
+  /** 'works', or the error text the agent gets. */
+  expect: 'works' | RegExp;
+  check?(text: string, context: ToolContext): void;
+}
+
+/** The door's answer to an endpoint it does not offer (src/firecrawl/not-offered.ts). */
+const NOT_OFFERED = /This self-hosted server \(pagegrab\) does not offer Firecrawl's/;
+const notOffered = (args: Record<string, unknown> = {}): ToolRow => ({
+  args: () => args,
+  expect: NOT_OFFERED,
+});
+
+/** Every tool firecrawl-mcp 3.26.0 lists, in the order the test calls them. */
+const TOOL_CALLS: Record<string, ToolRow> = {
+  firecrawl_scrape: {
+    args: () => ({ url: site.url('/article'), formats: ['markdown'] }),
+    expect: 'works',
+    check: (text) => assert.match(text, /Reading a tide table/),
+  },
+  firecrawl_map: {
+    args: () => ({ url: site.url('/') }),
+    expect: 'works',
+    check: (text) => assert.match(text, /\/docs\/guide/),
+  },
+  firecrawl_crawl: {
+    args: () => ({ url: site.url('/'), limit: 2 }),
+    expect: 'works',
+    check: (text, context) => {
+      context.crawlId = String((JSON.parse(text) as { id?: string }).id);
+    },
+  },
+  firecrawl_check_crawl_status: {
+    args: (context) => ({ id: context.crawlId }),
+    expect: 'works',
+    check: (text) => assert.match(text, /"status"/),
+  },
+  firecrawl_credit_usage: {
+    args: () => ({}),
+    expect: 'works',
+    check: (text) => assert.match(text, /remaining/i),
+  },
+  // Deprecated by firecrawl-mcp itself: it answers without calling the server.
+  firecrawl_extract: { args: () => ({ urls: [site.url('/article')] }), expect: /formats/ },
+  firecrawl_search: notOffered({ query: 'tide tables' }),
+  firecrawl_find_tools: notOffered({ query: 'weather' }),
+  firecrawl_search_feedback: notOffered({
+    searchId: '0193a7c2-0000-7000-8000-000000000001',
+    rating: 'good',
+  }),
+  firecrawl_feedback: notOffered({
+    endpoint: 'search',
+    jobId: '0193a7c2-0000-7000-8000-000000000001',
+    rating: 'good',
+  }),
+  firecrawl_developer_search: notOffered({ query: 'fastify websocket' }),
+  firecrawl_agent: notOffered({ prompt: 'Find the tide tables' }),
+  firecrawl_agent_status: notOffered({ id: '0193a7c2-0000-7000-8000-000000000000' }),
+  firecrawl_interact: {
+    args: () => ({ url: site.url('/article'), prompt: 'Click the guide link' }),
+    expect: NOT_OFFERED,
+  },
+  firecrawl_interact_stop: notOffered({ scrapeId: '0193a7c2-0000-7000-8000-000000000000' }),
+  firecrawl_parse: { args: (context) => ({ filePath: context.file }), expect: NOT_OFFERED },
+  firecrawl_monitor_create: notOffered({ goal: 'Tide table changes', page: 'https://127.0.0.1/' }),
+  firecrawl_monitor_list: notOffered(),
+  firecrawl_monitor_get: notOffered({ id: 'monitor-1' }),
+  firecrawl_monitor_update: notOffered({ id: 'monitor-1', body: { name: 'Tides' } }),
+  firecrawl_monitor_delete: notOffered({ id: 'monitor-1' }),
+  firecrawl_monitor_run: notOffered({ id: 'monitor-1' }),
+  firecrawl_monitor_checks: notOffered({ id: 'monitor-1' }),
+  firecrawl_monitor_check: notOffered({ id: 'monitor-1', checkId: 'check-1' }),
+  firecrawl_research_search_papers: notOffered({ query: 'tides' }),
+  firecrawl_research_inspect_paper: notOffered({ paperId: 'arxiv:2401.00001' }),
+  firecrawl_research_related_papers: notOffered({
+    seed_ids: ['arxiv:2401.00001'],
+    intent: 'similar methods',
+  }),
+  firecrawl_research_read_paper: notOffered({ paperId: 'arxiv:2401.00001', question: 'What?' }),
+  // Deprecated by firecrawl-mcp itself: it answers without calling the server.
+  firecrawl_research_search_github: {
+    args: () => ({ query: 'tide prediction' }),
+    expect: /deprecated and unavailable/,
+  },
+};
 
 let site: FixtureSite;
 let service: TestService;
@@ -169,6 +263,34 @@ describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
     assert.ok(urls.includes(site.url('/about')), '/about, linked from the page only, in map');
     assert.ok(urls.includes(site.url('/article')), '/article in map');
     assert.ok(site.hits('/sitemap.xml') >= 1, 'the sitemap was read');
+  });
+
+  it('answers every tool it lists: the work done, or why this server does not offer it', async () => {
+    const { tools } = await client.listTools();
+    // A tool a new firecrawl-mcp lists fails here until it has its row.
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(TOOL_CALLS).sort());
+    const context: ToolContext = { crawlId: '', file: join(workDir, 'notes.txt') };
+    writeFileSync(context.file, 'A note on tides.\n');
+    const wrong: string[] = [];
+    for (const [name, row] of Object.entries(TOOL_CALLS)) {
+      try {
+        const answer = (await client.callTool({ name, arguments: row.args(context) }, undefined, {
+          timeout: TOOL_TIMEOUT_MS,
+        })) as ToolAnswer;
+        const text = textOf(answer);
+        if (row.expect === 'works') {
+          assert.notEqual(answer.isError, true, `failed: ${text}`);
+          row.check?.(text, context);
+        } else {
+          // As an error, or as the answer's `success: false` and agent_hints.
+          assert.match(text, row.expect);
+        }
+      } catch (error) {
+        // An MCP error (-32602 when a tool's answer misses its schema) is wrong too.
+        wrong.push(`${name}: ${(error as Error).message.slice(0, 400)}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
   });
 
   it('the MCP server connects to nothing but the service', () => {
