@@ -2,8 +2,9 @@
  * `npx pagegrab serve` stopped from outside (issue 30, point 12). npm runs the bin through
  * `sh -c`, and passes a SIGTERM (or a SIGINT sent to npm alone) to that shell, which dies of
  * it without passing it on: the service went on as an orphan with its port open. Here the
- * real npx runs the real bin; the signal goes to npx only, and the service (found by a mark
- * in its environment) must be gone, with every Chromium it started, and its port free.
+ * real npx runs the real bin in a process group of its own; SIGTERM goes to npx only, SIGINT
+ * to the whole group (a terminal's Ctrl-C: npm itself ignores it), and the service (found by
+ * a mark in its environment) must be gone, with every Chromium it started, its port free.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,6 +21,7 @@ import { cliEnv } from './spawn-cli.js';
 const root = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
 const started: ChildProcess[] = [];
+const marks: string[] = [];
 
 /** Processes whose environment holds `mark`: npm, its shell, the service and its Chromium. */
 function processesMarked(mark: string): number[] {
@@ -62,8 +64,10 @@ async function npxServe(mark: string): Promise<{ npx: ChildProcess; port: number
     cwd: root,
     env: cliEnv(dataDir, { [mark]: '1', SHUTDOWN_GRACE_MS: '2000' }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   started.push(npx);
+  marks.push(mark);
   let stderr = '';
   npx.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
@@ -81,22 +85,33 @@ async function npxServe(mark: string): Promise<{ npx: ChildProcess; port: number
 
 after(() => {
   for (const npx of started) if (npx.exitCode === null) npx.kill('SIGKILL');
+  // A failed test must not leave its service behind (npx's shell would keep it).
+  for (const pid of marks.flatMap(processesMarked)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  }
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('npx pagegrab serve', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`${signal} to npx alone ends the service: no orphan, the port free`, async () => {
+    const to = signal === 'SIGTERM' ? 'npx alone' : 'the group, as Ctrl-C does';
+    it(`${signal} to ${to} ends the service: no orphan, the port free`, async () => {
       const mark = `PAGEGRAB_NPX_MARK_${randomBytes(6).toString('hex')}`;
       const { npx, port } = await npxServe(mark);
       const service = processesMarked(mark).find((pid) =>
-        /pagegrab serve$/.test(commandLineOf(pid).trim()),
+        // The bin's path (`…/.bin/pagegrab serve`), not npx's own `… npx --offline pagegrab serve`.
+        /\/pagegrab serve$/.test(commandLineOf(pid).trim()),
       );
       assert.ok(service, 'the service process runs under npx');
       assert.notEqual(service, npx.pid, 'npx runs the service in a child, not itself');
       assert.equal(await portRefuses(port), false);
 
-      npx.kill(signal);
+      if (signal === 'SIGTERM') npx.kill(signal);
+      else process.kill(-(npx.pid as number), signal);
 
       await until(() => processesMarked(mark).length === 0, 60_000).catch(() => {});
       assert.deepEqual(
