@@ -158,6 +158,13 @@ export interface Config {
    * when `pagegrab serve` writes to a terminal, JSON otherwise. Default auto.
    */
   logFormat: LogFormat;
+  /**
+   * EXIT_WITH_PARENT: `pagegrab serve` stops (draining) when the process that started it is
+   * gone (cli/parent-watch.ts). Default: true when npm started it (`npx pagegrab serve`,
+   * `npm exec`, `npm run`: npm sets npm_command), false otherwise (a service under nohup
+   * outlives its shell).
+   */
+  exitWithParent: boolean;
   /** CRAWL_HOST_CONCURRENCY: pages of one target host crawled at once (all crawls and nodes), default 4. */
   crawlHostConcurrency: number;
   /** CRAWL_HOST_DELAY_MS: least time between two crawl pages starting on one host, default 0. */
@@ -231,6 +238,15 @@ export const DEFAULTS = {
   crawlMaxStoredBytes: 1024 * 1024 * 1024,
   crawlAllowIgnoreRobots: false,
 } as const;
+
+/**
+ * DEBUG (any value but empty, 0 or false): the command line shows a failure's stack, as
+ * `--verbose` does. Apart from loadConfig: a setting that fails to load is still reported.
+ */
+export function debugRequested(env: Env = process.env): boolean {
+  const raw = env.DEBUG?.trim().toLowerCase();
+  return raw !== undefined && raw !== '' && raw !== '0' && raw !== 'false';
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -481,6 +497,7 @@ export function loadConfig(env: Env = process.env): Config {
       3650,
     ),
     logFormat: logFormat(env),
+    exitWithParent: boolean(env, 'EXIT_WITH_PARENT', Boolean(env.npm_command)),
     resultMaxBytes: integer(env, 'RESULT_MAX_BYTES', DEFAULTS.resultMaxBytes, 0, 1024 ** 3),
     resultAccountBytes: integer(
       env,

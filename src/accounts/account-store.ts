@@ -36,7 +36,25 @@ export interface NewAccount {
   concurrencyLimit: number;
 }
 
-/** Creates the account and its first key; returns the key, which is never retrievable again. */
+/** Account names are unique (migration 015), so the command line can take a name for an id. */
+export class AccountNameTakenError extends Error {
+  override name = 'AccountNameTakenError';
+  constructor(accountName: string) {
+    super(`An account named "${accountName}" already exists`);
+  }
+}
+
+/** PostgreSQL's unique_violation, SQLite's UNIQUE constraint. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Creates the account and its first key; returns the key, which is never retrievable again.
+ * A name already taken is AccountNameTakenError (the unique index decides, so two creates at
+ * once cannot both have it).
+ */
 export async function createAccount(
   db: Kysely<Database>,
   input: NewAccount,
@@ -52,7 +70,11 @@ export async function createAccount(
   };
   const apiKey = generateApiKey();
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('accounts').values(row).execute();
+    try {
+      await trx.insertInto('accounts').values(row).execute();
+    } catch (error) {
+      throw isUniqueViolation(error) ? new AccountNameTakenError(input.name) : error;
+    }
     await trx
       .insertInto('api_keys')
       .values({
@@ -118,18 +140,19 @@ export async function getAccount(db: Kysely<Database>, id: string): Promise<Acco
   return row ? toAccount(row) : null;
 }
 
-/** For the command line: an id, or a name when exactly one account has it. */
+/** For the command line: an id, else a name (unique since migration 015). */
 export async function findAccountByNameOrId(
   db: Kysely<Database>,
   nameOrId: string,
 ): Promise<Account | null> {
   const byId = await getAccount(db, nameOrId);
   if (byId) return byId;
-  const rows = await db.selectFrom('accounts').selectAll().where('name', '=', nameOrId).execute();
-  if (rows.length > 1) {
-    throw new Error(`Several accounts are named "${nameOrId}": use the account id`);
-  }
-  return rows[0] ? toAccount(rows[0]) : null;
+  const row = await db
+    .selectFrom('accounts')
+    .selectAll()
+    .where('name', '=', nameOrId)
+    .executeTakeFirst();
+  return row ? toAccount(row) : null;
 }
 
 export async function listAccounts(db: Kysely<Database>): Promise<Account[]> {

@@ -5,6 +5,7 @@
  * never go below zero (a CHECK constraint guards it as well).
  */
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { type AppError, appError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { inTransaction } from '../store/in-transaction.js';
 import { preparedQuery } from '../store/prepared-query.js';
@@ -207,6 +208,18 @@ export async function reservedFor(db: Kysely<Database>, requestId: string): Prom
 export async function creditsOf(db: Kysely<Database>, accountId: string): Promise<number | null> {
   const { rows } = await db.executeQuery(balanceOf(db, accountId));
   return rows[0] ? Number(rows[0].credits) : null;
+}
+
+/**
+ * The 402 of a request that needed `needed` credits, saying so and what the account has now
+ * (issue 30): every 402 whose text the contract does not fix (the Firecrawl door's).
+ */
+export async function shortOfCredits(
+  db: Kysely<Database>,
+  accountId: string,
+  needed: number,
+): Promise<AppError> {
+  return appError('INSUFFICIENT_CREDITS', needed, (await creditsOf(db, accountId)) ?? 0);
 }
 
 /**

@@ -1,6 +1,12 @@
-/** `pagegrab accounts create|credit|rotate-key|list` (contract 6). */
+/**
+ * `pagegrab accounts create|credit|rotate-key|list` (contract 6). With `--json` each prints
+ * one JSON document (command.ts's convention): create, credit and rotate-key an object, list
+ * an array. Webhook secrets are printed by create, and by list only with `--show-secrets`.
+ */
 import { parseArgs } from 'node:util';
 import {
+  type Account,
+  AccountNameTakenError,
   createAccount,
   findAccountByNameOrId,
   listAccounts,
@@ -9,19 +15,33 @@ import {
 import { grantCredits } from '../billing/credit-ledger.js';
 import type { Config } from '../config.js';
 import { openStore } from '../store/db.js';
+import { CliError, UsageError } from './cli-errors.js';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+// Still imported from here by proxies-command.ts.
+export { UsageError };
 
 const USAGE = `Usage:
   pagegrab accounts create --name <name> --credits <n> [--concurrency <n>] [--json]
-  pagegrab accounts credit <name|id> <delta>
-  pagegrab accounts rotate-key <name|id>
-  pagegrab accounts list [--json]`;
+  pagegrab accounts credit <name|id> <delta> [--json]
+  pagegrab accounts rotate-key <name|id> [--json]
+  pagegrab accounts list [--show-secrets] [--json]`;
+
+/** An account as `list` shows it: its webhook secret only when asked for. */
+function listed(account: Account, showSecrets: boolean) {
+  return {
+    id: account.id,
+    name: account.name,
+    credits: account.credits,
+    concurrencyLimit: account.concurrencyLimit,
+    ...(showSecrets ? { webhookSecret: account.webhookSecret } : {}),
+    createdAt: new Date(account.createdAt).toISOString(),
+  };
+}
 
 function wholeNumber(raw: string | undefined, what: string, allowNegative = false): number {
-  if (raw === undefined || !(allowNegative ? /^-?\d+$/ : /^\d+$/).test(raw)) {
+  const shape = allowNegative ? /^-?\d+$/ : /^\d+$/;
+  // Beyond 2^53 a number is no longer exact, and the database would refuse it.
+  if (raw === undefined || !shape.test(raw) || !Number.isSafeInteger(Number(raw))) {
     throw new UsageError(`${what} must be a whole number${allowNegative ? '' : ' >= 0'}\n${USAGE}`);
   }
   return Number(raw);
@@ -42,6 +62,7 @@ function parseCommandLine(args: string[]) {
         credits: { type: 'string' },
         concurrency: { type: 'string' },
         json: { type: 'boolean', default: false },
+        'show-secrets': { type: 'boolean', default: false },
       },
     });
     const positionals = parsed.positionals.map((p) =>
@@ -59,6 +80,11 @@ export async function runAccountsCommand(
   out: (line: string) => void,
 ): Promise<void> {
   const [sub, ...rest] = args;
+  if (!sub || !['create', 'credit', 'rotate-key', 'list'].includes(sub)) {
+    throw new UsageError(
+      sub ? `unknown accounts command "${sub}"\n${USAGE}` : `a command is required\n${USAGE}`,
+    );
+  }
   const { values, positionals } = parseCommandLine(rest);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -84,7 +110,16 @@ export async function runAccountsCommand(
         const concurrencyLimit = values.concurrency
           ? wholeNumber(values.concurrency, '--concurrency')
           : config.accountConcurrency;
-        const { account, apiKey } = await createAccount(db, { name, credits, concurrencyLimit });
+        const { account, apiKey } = await createAccount(db, {
+          name,
+          credits,
+          concurrencyLimit,
+        }).catch((error: unknown) => {
+          if (error instanceof AccountNameTakenError) {
+            throw new CliError(`${error.message}; names are unique: choose another`);
+          }
+          throw error;
+        });
         if (values.json) {
           out(
             JSON.stringify({
@@ -107,40 +142,37 @@ export async function runAccountsCommand(
         const delta = wholeNumber(positionals[1], 'delta', true);
         const balance = await grantCredits(db, account.id, delta);
         if (balance === null) {
-          throw new UsageError(
-            `Cannot remove ${-delta} credits: the balance is ${account.credits}`,
-          );
+          throw new CliError(`Cannot remove ${-delta} credits: the balance is ${account.credits}`);
         }
-        out(`${account.name}: ${balance} credits`);
+        out(
+          values.json
+            ? JSON.stringify({ id: account.id, name: account.name, credits: balance })
+            : `${account.name}: ${balance} credits`,
+        );
         return;
       }
       case 'rotate-key': {
         const account = await target();
         const apiKey = await rotateApiKey(db, account.id);
-        out(`API key: ${apiKey}`);
+        out(
+          values.json
+            ? JSON.stringify({ id: account.id, name: account.name, apiKey })
+            : `API key: ${apiKey}`,
+        );
         return;
       }
       case 'list': {
-        const accounts = await listAccounts(db);
+        const showSecrets = values['show-secrets'];
+        const accounts = (await listAccounts(db)).map((a) => listed(a, showSecrets));
+        if (values.json) return void out(JSON.stringify(accounts));
         for (const a of accounts) {
-          const shown = {
-            id: a.id,
-            name: a.name,
-            credits: a.credits,
-            concurrencyLimit: a.concurrencyLimit,
-            webhookSecret: a.webhookSecret,
-            createdAt: new Date(a.createdAt).toISOString(),
-          };
-          out(
-            values.json
-              ? JSON.stringify(shown)
-              : `${a.id}  ${a.name}  credits=${a.credits}  webhookSecret=${a.webhookSecret}`,
-          );
+          const secret = a.webhookSecret === undefined ? '' : `  webhookSecret=${a.webhookSecret}`;
+          out(`${a.id}  ${a.name}  credits=${a.credits}${secret}`);
         }
         return;
       }
       default:
-        throw new UsageError(USAGE);
+        throw new UsageError(`unknown accounts command "${sub}"\n${USAGE}`);
     }
   } finally {
     await store.close();

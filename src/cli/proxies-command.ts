@@ -2,14 +2,15 @@
  * `pagegrab proxies [--json]`: the upstream proxies of PROXIES_FILE, each with its label
  * (never its credentials), type, country and state. The state lives in the running
  * service (a proxy's bench is kept in memory): it is read from that service's /metrics at
- * HOST:PORT; when no service answers there the state is `unknown`.
+ * HOST:PORT; when no service answers there the command fails, naming the address; a proxy
+ * the service does not know (the file changed since it started) is `unknown`.
  */
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
-import { UsageError } from './accounts-command.js';
+import { CliError, UsageError } from './cli-errors.js';
 
 export interface ProxyRow {
   proxy: string;
@@ -38,26 +39,41 @@ export function proxySeries(text: string): Map<string, Record<string, number>> {
   return out;
 }
 
-async function readMetrics(config: Config): Promise<string | null> {
+/**
+ * The running service's /metrics. A service that does not answer is an error (exit 1) naming
+ * the address tried: every state would be a guess.
+ */
+async function readMetrics(config: Config): Promise<string> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const address = `http://${host}:${config.port}`;
+  let answer: Response;
   try {
-    const answer = await fetch(`http://${host}:${config.port}/metrics`, {
-      signal: AbortSignal.timeout(3_000),
-    });
-    return answer.ok ? await answer.text() : null;
-  } catch {
-    return null;
+    answer = await fetch(`${address}/metrics`, { signal: AbortSignal.timeout(3_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why =
+      (error as Error).name === 'TimeoutError'
+        ? 'no answer in 3 s'
+        : (cause?.code ?? cause?.message ?? 'no answer');
+    throw new CliError(
+      `the service is unreachable at ${address} (${why}): start it with \`pagegrab serve\`, or set HOST and PORT to where it listens`,
+    );
   }
+  if (!answer.ok) {
+    throw new CliError(
+      `${address}/metrics answered ${answer.status}: is pagegrab listening there?`,
+    );
+  }
+  return await answer.text();
 }
 
 export async function listProxies(config: Config): Promise<ProxyRow[]> {
   if (!config.proxiesFile) return [];
   const pools = createProxyPools(parseProxiesFile(readFileSync(config.proxiesFile, 'utf8')));
-  const metrics = await readMetrics(config);
-  const series = metrics === null ? null : proxySeries(metrics);
+  const series = proxySeries(await readMetrics(config));
   return pools.all.map((proxy) => {
     const label = proxy.label ?? '';
-    const seen = series?.get(label);
+    const seen = series.get(label);
     return {
       proxy: label,
       type: proxy.type,

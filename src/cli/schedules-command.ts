@@ -1,14 +1,14 @@
 /**
  * `pagegrab schedules list [--json] [--account <name|id>]`: every workflow schedule in the
  * database, for the operator: its cron and zone, whether it runs, its next due time, its last
- * scheduled run, and why it disabled itself.
+ * scheduled run, and why it disabled itself. `--json`: one array (command.ts's convention).
  */
 import { parseArgs } from 'node:util';
 import { findAccountByNameOrId } from '../accounts/account-store.js';
 import type { Config } from '../config.js';
 import { openStore } from '../store/db.js';
 import { listSchedules, type ScheduleListRow } from '../store/schedules.js';
-import { UsageError } from './accounts-command.js';
+import { UsageError } from './cli-errors.js';
 
 const USAGE = `Usage:
   pagegrab schedules list [--account <name|id>] [--json]`;
@@ -52,7 +52,12 @@ export async function runSchedulesCommand(
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }
   const { values, positionals } = parsed;
-  if (positionals[0] !== 'list' || positionals.length > 1) throw new UsageError(USAGE);
+  if (positionals[0] !== 'list' || positionals.length > 1) {
+    const what = positionals[0]
+      ? `unknown schedules command "${positionals.join(' ')}"`
+      : 'a command is required';
+    throw new UsageError(`${what}\n${USAGE}`);
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -67,12 +72,9 @@ export async function runSchedulesCommand(
       if (!account) throw new UsageError(`No account named or with id "${values.account}"`);
       accountId = account.id;
     }
-    for (const row of await listSchedules(store.db, accountId)) {
-      const s = shown(row);
-      if (values.json) {
-        out(JSON.stringify(s));
-        continue;
-      }
+    const schedules = (await listSchedules(store.db, accountId)).map(shown);
+    if (values.json) return void out(JSON.stringify(schedules));
+    for (const s of schedules) {
       const last = s.lastRun ? `${s.lastRun.scheduledFor} ${s.lastRun.status}` : '-';
       out(
         `${s.workflowId}  ${s.workflowName}  "${s.cron}" ${s.timezone}  ${s.state}  ` +

@@ -4,8 +4,7 @@
  * it and purges both periodically.
  */
 import { createHash } from 'node:crypto';
-import { reserveCredits, settleCredits } from '../billing/credit-ledger.js';
-import { appError } from '../errors.js';
+import { reserveCredits, settleCredits, shortOfCredits } from '../billing/credit-ledger.js';
 import type { ScrapeOptions, ScrapeResult, UsedResources } from '../scrape/types.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
@@ -94,7 +93,7 @@ export function createFirecrawlServices(
         if (after === null) return null;
         return settleCredits(trx, accountId, price, requestId);
       });
-      if (balance === null) throw appError('INSUFFICIENT_CREDITS');
+      if (balance === null) throw await shortOfCredits(store.db, accountId, price);
       return { charged: price, balance };
     },
     async remember(accountId, options, result) {

@@ -14,6 +14,7 @@ import {
   reserveCredits,
   SETTLE_GRACE_MS,
   settleCredits,
+  shortOfCredits,
 } from '../billing/credit-ledger.js';
 import { LateRefunds } from '../billing/late-refunds.js';
 import { appError, isAppError } from '../errors.js';
@@ -90,7 +91,11 @@ export function createMapService(options: MapServiceOptions): MapService {
       (trx) => reserveCredits(trx, account.id, price, requestId, hold),
       { durable: false },
     );
-    if (balance === null) throw appError('INSUFFICIENT_CREDITS');
+    if (balance === null) {
+      throw await store.transact((trx) => shortOfCredits(trx, account.id, price), {
+        durable: false,
+      });
+    }
 
     const deadline = AbortSignal.timeout(ms);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;

@@ -1,6 +1,6 @@
 /**
  * `pagegrab proxies`: PROXIES_FILE's proxies with their state, read from the running
- * service's /metrics; never a credential; `unknown` when no service answers.
+ * service's /metrics; never a credential; no service there is a failure naming the address.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { listProxies, runProxiesCommand } from '../../src/cli/proxies-command.js
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../helpers/free-port.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { cliEnv, runCli } from './spawn-cli.js';
 
 let dir: string;
 let proxiesFile: string;
@@ -75,13 +76,25 @@ test('lists each proxy with its state from the running service, benched after fa
   assert.doesNotMatch(lines.join('\n'), /alice|s3cret/);
 });
 
-test('without a running service the state is unknown', async () => {
-  const rows = await listProxies(configFor(String(await freePort())));
-  assert.deepEqual(
-    rows.map((r) => [r.state, r.requests]),
-    [
-      ['unknown', null],
-      ['unknown', null],
-    ],
+test('without a running service the command fails, naming the address it tried', async () => {
+  const port = await freePort();
+  await assert.rejects(
+    runProxiesCommand([], configFor(String(port)), () => {}),
+    {
+      name: 'CliError',
+      message: `the service is unreachable at http://127.0.0.1:${port} (ECONNREFUSED): start it with \`pagegrab serve\`, or set HOST and PORT to where it listens`,
+    },
+  );
+});
+
+test('the command line says so in one line and exits 1', async () => {
+  const port = await freePort();
+  const env = cliEnv(dir, { PORT: String(port), PROXIES_FILE: proxiesFile, LOG_LEVEL: 'silent' });
+  const { code, stdout, stderr } = await runCli(['proxies', '--json'], env);
+  assert.equal(code, 1);
+  assert.equal(stdout, '');
+  assert.equal(
+    stderr,
+    `pagegrab: the service is unreachable at http://127.0.0.1:${port} (ECONNREFUSED): start it with \`pagegrab serve\`, or set HOST and PORT to where it listens\n`,
   );
 });

@@ -1,6 +1,6 @@
 /**
  * `pagegrab schedules list` as an operator types it, against a DATA_DIR a running service
- * shares: every schedule with its state, next due time and last run, as text or JSON lines.
+ * shares: every schedule with its state, next due time and last run, as text or one JSON array.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +27,7 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('schedules list shows each schedule, its state and next due time', async () => {
+test('schedules list shows each schedule, its state and next due time (--json: one array)', async () => {
   const { apiKey } = await createAccount(service.store.db, {
     name: 'ops',
     credits: 10,
@@ -50,10 +50,10 @@ test('schedules list shows each schedule, its state and next due time', async ()
 
   const json = await runCli(['schedules', 'list', '--account', 'ops', '--json'], env);
   assert.equal(json.code, 0, json.stderr);
-  const rows = json.stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  // One JSON document, an array, as every list the command line prints.
+  assert.equal(json.stdout.trim().split('\n').length, 1);
+  const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
+  assert.equal(rows.length, 2);
   const daily = rows.find((row) => row.workflowId === ids[0]);
   const paused = rows.find((row) => row.workflowId === ids[1]);
   assert.equal(daily?.state, 'running');

@@ -132,11 +132,16 @@ describe('credits', () => {
     assert.equal(await balanceOf(owner.id), 10);
   });
 
-  it('refuses a short balance before fetching anything', async () => {
+  it('refuses a short balance before fetching anything, saying what it needed and had', async () => {
     const target = await site();
     const owner = await account(0);
     const error = await rejection(service().map(owner, request(target.url('/')), newId()));
     assert.equal(error.code, 'INSUFFICIENT_CREDITS');
+    // The Firecrawl door's words, with the figures (issue 30).
+    assert.match(
+      error.message,
+      /^Insufficient credits to perform this request: it needs \d+ credits? and the account has 0\.$/,
+    );
     assert.equal(target.totalHits(), 0);
   });
 

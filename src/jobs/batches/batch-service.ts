@@ -145,7 +145,10 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
         await deps.assertAllowed(webhook.url);
       }
       const account = await getAccount(db, request.account.id);
-      if (!account || account.credits <= 0) throw appError('INSUFFICIENT_CREDITS');
+      // A start needs one credit; each page then reserves its own price.
+      if (!account || account.credits <= 0) {
+        throw appError('INSUFFICIENT_CREDITS', 1, account?.credits ?? 0);
+      }
 
       const id = newId();
       const now = Date.now();

@@ -169,7 +169,10 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
       }
       await deps.assertAllowed(start.url);
       const account = await getAccount(db, request.account.id);
-      if (!account || account.credits <= 0) throw appError('INSUFFICIENT_CREDITS');
+      // A start needs one credit; each page then reserves its own price.
+      if (!account || account.credits <= 0) {
+        throw appError('INSUFFICIENT_CREDITS', 1, account?.credits ?? 0);
+      }
 
       const first: FrontierUrl = { url: start.url, normUrl: start.key, host: start.host, depth: 0 };
       const seeds = options.sitemap === 'skip' ? [] : await sitemapSeeds(start.url, options);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
 import type { Instruction, InstructionKind } from '../types.js';
+import { selectorProblem } from './instruction-selectors.js';
 import { invalidValue } from './invalid.js';
 import { assertJsonDepth } from './json-depth.js';
 
@@ -171,9 +172,31 @@ export function parseInstructions(value: unknown): Instruction[] {
   }
   return list.map((step, index) => {
     const parsed = parseStep(step);
-    if (typeof parsed === 'string') throw appError('INVALID_INSTRUCTION', index, parsed);
-    return parsed;
+    const problem = typeof parsed === 'string' ? parsed : selectorOfStepProblem(parsed);
+    if (problem !== null) throw appError('INVALID_INSTRUCTION', index, problem);
+    return parsed as Instruction;
   });
+}
+
+/**
+ * A step's selector that no page could match is refused here, before a browser starts, in
+ * the step's terms (`click selector "div[" is not valid CSS: …`) rather than Chromium's.
+ * `wait: ""` stays as it always was (waits for nothing).
+ */
+function selectorOfStepProblem(step: Instruction): string | null {
+  const [field, selector] =
+    'wait' in step
+      ? ['wait', step.wait === '' ? null : step.wait]
+      : 'click' in step
+        ? ['click', step.click]
+        : 'fill' in step
+          ? ['fill.selector', step.fill.selector]
+          : 'scroll' in step
+            ? ['scroll.selector', step.scroll.selector]
+            : ['', null];
+  if (selector === null) return null;
+  const problem = selectorProblem(selector);
+  return problem === null ? null : `${field} selector ${JSON.stringify(selector)}: ${problem}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -13,6 +13,7 @@ import * as requestLogScale from './012-request-log-scale.js';
 import * as reservationHolders from './013-reservation-holders.js';
 import * as keptResultsEncoding from './014-kept-results-encoding.js';
 import * as pgScrapeFunctions from './015-pg-scrape-functions.js';
+import * as uniqueAccountNames from './016-unique-account-names.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -30,6 +31,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '013-reservation-holders': { up: (db) => reservationHolders.up(db) },
     '014-kept-results-encoding': { up: (db) => keptResultsEncoding.up(db) },
     '015-pg-scrape-functions': { up: (db) => pgScrapeFunctions.up(db, dialect) },
+    '016-unique-account-names': { up: (db) => uniqueAccountNames.up(db) },
   };
   return { getMigrations: async () => all };
 }

@@ -74,6 +74,11 @@ describe('scraper refusals (400) with their exact texts', () => {
       'Invalid instruction at index 1: ',
     ],
     [
+      "a step's selector that is not CSS",
+      `{page}&render=true&instructions=${encodeURIComponent('[{"wait":"#a"},{"click":"div["}]')}`,
+      'Invalid instruction at index 1: click selector "div[": not valid CSS: expected name, found the end',
+    ],
+    [
       'a proxy type with no proxy',
       `{page}&proxy_type=mobile`,
       'Proxy unavailable: no mobile proxy',
@@ -96,6 +101,21 @@ describe('scraper refusals (400) with their exact texts', () => {
       assert.equal(await balance(), before, 'not charged');
     });
   }
+});
+
+describe('a bad selector is refused before the page is loaded', () => {
+  it('the target is never asked for, and no browser step runs', async () => {
+    const steps = JSON.stringify([{ wait: 'main' }, { fill: { selector: '#q..x', text: 'a' } }]);
+    const answer = await scrape(
+      `${url('/selector-page')}&render=true&instructions=${encodeURIComponent(steps)}`,
+    );
+    assert.equal(answer.status, 400);
+    assert.equal(
+      JSON.parse(answer.text).error,
+      'Invalid instruction at index 1: fill.selector selector "#q..x": not valid CSS: "." must be followed by a class name that starts with a letter, "_" or "-"',
+    );
+    assert.equal(site.hits('/selector-page'), 0);
+  });
 });
 
 describe('scraper failures are answered and never charged', () => {

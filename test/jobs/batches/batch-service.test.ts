@@ -74,7 +74,7 @@ test('a webhook whose address the guard refuses refuses the batch', async (t) =>
   );
 });
 
-test('an account without credits is refused at once (402)', async (t) => {
+test('an account without credits is refused at once (402), saying what a start needs', async (t) => {
   const h = await startHarness({ credits: 0 });
   t.after(() => h.close());
   await assert.rejects(
@@ -85,7 +85,11 @@ test('an account without credits is refused at once (402)', async (t) => {
       options: V2,
       baseUrl: base,
     }),
-    { code: 'INSUFFICIENT_CREDITS' },
+    {
+      code: 'INSUFFICIENT_CREDITS',
+      message:
+        'Insufficient credits to perform this request: it needs 1 credit and the account has 0.',
+    },
   );
 });
 

@@ -27,7 +27,8 @@ export async function createAccountWithCli(
       'accounts',
       'create',
       '--name',
-      't',
+      // Names are unique (migration 015): callers sharing a database each get their own.
+      `t-${Math.random().toString(36).slice(2, 10)}`,
       '--credits',
       String(credits),
       '--json',
