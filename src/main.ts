@@ -26,6 +26,8 @@ import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
 import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
 import { createMapService } from './map/map-service.js';
+import { createChatModel } from './models/chat-model.js';
+import { createModelCalls } from './models/model-calls.js';
 import { loadPlaywright } from './scrape/engines/browser/chromium-process.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
@@ -279,6 +281,7 @@ export async function startService(
         crawls: batches.crawls,
         map,
         schedules: schedules.service,
+        models: config.model ? createModelCalls(store, createChatModel(config.model)) : null,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });

@@ -6,7 +6,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
-import { firecrawlDocumentOf } from '../../firecrawl/document.js';
+import { type FirecrawlDocument, firecrawlDocumentOf } from '../../firecrawl/document.js';
+import { addModelFormats, checkModelFormats } from '../../firecrawl/model-formats.js';
 import {
   type FirecrawlScrapeOptions,
   type FirecrawlVersion,
@@ -25,7 +26,7 @@ import { ScrapeBodyV1, ScrapeBodyV2 } from './schemas/scrape-options.js';
 type Body = { url: string } & FirecrawlScrapeOptions;
 
 function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
-  const { scraper, firecrawl } = services;
+  const { scraper, firecrawl, models } = services;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     // Before the cache and the reservation: a saturated node's 503 charges and records
     // nothing, so a balancer may retry it on another node.
@@ -40,7 +41,24 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
   async function scrapeWithSlot(request: FastifyRequest, reply: FastifyReply, slot: NodeSlot) {
     const account = accountOf(request);
     const { url, ...options } = request.body as Body;
-    const scrape = firecrawlScrapeOf(url, options, version);
+    const scrape = firecrawlScrapeOf(url, options, version, 'offered');
+    // Before the scrape: a format the server cannot make costs nothing.
+    if (scrape.model && !models) {
+      throw appError(
+        'MODEL_NOT_CONFIGURED',
+        scrape.model.json ? 'The json format' : 'The summary format',
+      );
+    }
+    if (scrape.model) checkModelFormats(scrape.model);
+    const withModel = async (data: FirecrawlDocument) => {
+      if (!scrape.model || !models) return data;
+      const charged = await addModelFormats(data, scrape.model, models, {
+        accountId: account.id,
+        url: scrape.options.url,
+      });
+      data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
+      return data;
+    };
     const baseUrl = baseUrlOf(request, firecrawl.publicUrl);
     const links = scrape.screenshotBase64
       ? ('inline' as const)
@@ -57,7 +75,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
         cacheState: 'hit',
         cachedAt: new Date(hit.cachedAt).toISOString(),
       });
-      return reply.send({ success: true, data });
+      return reply.send({ success: true, data: await withModel(data) });
     }
 
     const plan = await scraper.prepareOptions(account, scrape.options, request.id);
@@ -78,7 +96,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       links,
     );
     data.metadata.sourceURL = scrape.options.url;
-    return reply.send({ success: true, data });
+    return reply.send({ success: true, data: await withModel(data) });
   }
 }
 
@@ -99,7 +117,7 @@ function factsOf(result: ScrapeResult) {
 }
 
 const errors = Object.fromEntries(
-  [400, 401, 402, 403, 408, 429, 500, 503].map((status) => [status, FirecrawlErrorBody]),
+  [400, 401, 402, 403, 408, 429, 500, 502, 503, 504].map((status) => [status, FirecrawlErrorBody]),
 );
 
 export default defineRoute((app, services) => {
