@@ -252,11 +252,17 @@ export const DEFAULTS = {
   crawlMaxUrls: 100_000,
   crawlMaxStoredBytes: 1024 * 1024 * 1024,
   crawlAllowIgnoreRobots: false,
+  /** No model unless one is configured (MODEL_DEFAULTS then). */
+  model: null,
+} as const;
+
+/** The defaults of a configured model (ModelSettings). */
+export const MODEL_DEFAULTS = {
   openAiBaseUrl: 'https://api.openai.com/v1',
   openAiModel: 'gpt-4o-mini',
-  modelContextChars: 100_000,
-  modelTimeoutMs: 60_000,
-  modelCallPrice: 4,
+  contextChars: 100_000,
+  timeoutMs: 60_000,
+  callPrice: 4,
 } as const;
 
 export class ConfigError extends Error {
@@ -371,11 +377,11 @@ function modelSettings(env: Env): ModelSettings | null {
     : ollama
       ? ollamaOpenAiUrl(ollama)
       : apiKey
-        ? DEFAULTS.openAiBaseUrl
+        ? MODEL_DEFAULTS.openAiBaseUrl
         : null;
   if (baseUrl === null) return null;
   const ownServer = Boolean(openAi || ollama);
-  const name = env.MODEL_NAME?.trim() || (ownServer ? '' : DEFAULTS.openAiModel);
+  const name = env.MODEL_NAME?.trim() || (ownServer ? '' : MODEL_DEFAULTS.openAiModel);
   if (!name) {
     throw new ConfigError(
       `MODEL_NAME is required with ${openAi ? 'OPENAI_BASE_URL' : 'OLLAMA_BASE_URL'}: the model that server should run`,
@@ -388,12 +394,12 @@ function modelSettings(env: Env): ModelSettings | null {
     contextChars: integer(
       env,
       'MODEL_CONTEXT_CHARS',
-      DEFAULTS.modelContextChars,
+      MODEL_DEFAULTS.contextChars,
       1000,
       100_000_000,
     ),
-    timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', DEFAULTS.modelTimeoutMs, 100, 3_600_000),
-    callPrice: positiveNumber(env, 'PRICE_MODEL_CALL', DEFAULTS.modelCallPrice),
+    timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', MODEL_DEFAULTS.timeoutMs, 100, 3_600_000),
+    callPrice: positiveNumber(env, 'PRICE_MODEL_CALL', MODEL_DEFAULTS.callPrice),
   };
 }
 
