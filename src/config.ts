@@ -190,6 +190,8 @@ export interface ModelSettings {
   timeoutMs: number;
   /** PRICE_MODEL_CALL: credits per model call, on top of the scrape, default 4. */
   callPrice: number;
+  /** EXTRACT_MAX_PAGES: pages one extract reads at most (its URLs, its `/*` sites), default 10. */
+  extractMaxPages: number;
 }
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -263,6 +265,7 @@ export const MODEL_DEFAULTS = {
   contextChars: 100_000,
   timeoutMs: 60_000,
   callPrice: 4,
+  extractMaxPages: 10,
 } as const;
 
 export class ConfigError extends Error {
@@ -400,6 +403,7 @@ function modelSettings(env: Env): ModelSettings | null {
     ),
     timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', MODEL_DEFAULTS.timeoutMs, 100, 3_600_000),
     callPrice: positiveNumber(env, 'PRICE_MODEL_CALL', MODEL_DEFAULTS.callPrice),
+    extractMaxPages: integer(env, 'EXTRACT_MAX_PAGES', MODEL_DEFAULTS.extractMaxPages, 1, 1000),
   };
 }
 

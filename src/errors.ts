@@ -84,6 +84,8 @@ const catalog = {
       `${feature} needs a language model and none is configured: set OPENAI_BASE_URL and MODEL_NAME (or OLLAMA_BASE_URL and MODEL_NAME, or OPENAI_API_KEY for OpenAI's API)`,
   ],
   MODEL_FAILED: [502, (reason: string) => `The language model failed: ${reason}`],
+  /** Firecrawl's text for an extract job it does not know (or another team's). */
+  EXTRACT_NOT_FOUND: [404, () => 'Extract job not found'],
   MODEL_TIMED_OUT: [504, (ms: number) => `The language model did not answer within ${ms} ms`],
   /** Never sent (nobody is listening): what a run record says when its caller hung up. */
   CLIENT_CLOSED: [499, () => 'Client closed the connection'],

@@ -123,6 +123,7 @@ describe('loadConfig: the language model (Firecrawl self-host names)', () => {
       MODEL_CONTEXT_CHARS: '5000',
       MODEL_TIMEOUT_MS: '2000',
       PRICE_MODEL_CALL: '2',
+      EXTRACT_MAX_PAGES: '3',
     });
     assert.deepEqual(model, {
       baseUrl: 'http://127.0.0.1:8000/v1',
@@ -131,6 +132,7 @@ describe('loadConfig: the language model (Firecrawl self-host names)', () => {
       contextChars: 5000,
       timeoutMs: 2000,
       callPrice: 2,
+      extractMaxPages: 3,
     });
   });
 

@@ -7,6 +7,7 @@ import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
 import type { BatchService } from '../jobs/batches/batch-service.js';
 import type { CrawlService } from '../jobs/crawls/crawl-service.js';
+import type { ExtractService } from '../jobs/extracts/extract-service.js';
 import type { ScheduleService } from '../jobs/schedules/schedule-service.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { MapService } from '../map/map-service.js';
@@ -47,6 +48,8 @@ export interface ApiServices {
   schedules: ScheduleService;
   /** The operator's language model, paid per call; null: none configured (MODEL_* settings). */
   models: ModelCalls | null;
+  /** The Firecrawl door's extracts (jobs over URLs, answered by the model). */
+  extracts: ExtractService;
 }
 
 export interface Readiness {

@@ -89,6 +89,7 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   // Firecrawl answers its own model's failures as 500s.
   MODEL_FAILED: [500, 'LLM_ERROR'],
   MODEL_TIMED_OUT: [408, 'SCRAPE_TIMEOUT'],
+  EXTRACT_NOT_FOUND: [404, 'NOT_FOUND'],
   CLIENT_CLOSED: [499, 'CLIENT_CLOSED'],
   FETCH_FAILED: [500, 'SCRAPE_SITE_ERROR'],
   BROWSER_FAILED: [500, 'SCRAPE_ENGINE_ERROR'],
