@@ -1,7 +1,6 @@
 /**
  * The door's formats made by the operator's model from a scrape's Markdown: `json` (v1's
- * `extract` too) and `summary`, each one paid model call (models/model-calls.ts). The
- * Markdown stays in the Document only if the caller asked for it.
+ * `extract` too) and `summary`, each one paid model call (models/model-calls.ts).
  */
 import type { ModelCalls } from '../models/model-calls.js';
 import { extractJson, schemaValidator, summarize } from '../models/structured-answer.js';
@@ -44,6 +43,5 @@ export async function addModelFormats(
     document.summary = answer.value;
     charged += answer.charged;
   }
-  if (!formats.markdown) delete document.markdown;
   return charged;
 }

@@ -15,6 +15,7 @@ import type {
   ScreenshotRequest,
   WaitUntil,
 } from '../scrape/types.js';
+import type { ChangeTrackingRequest } from './change-tracking.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
 
@@ -80,6 +81,10 @@ export interface FirecrawlScrape {
   screenshotBase64: boolean;
   /** Formats made by the operator's model from the page's Markdown; null: none asked. */
   model: ModelFormats | null;
+  /** The changeTracking format; null: not asked. */
+  changeTracking: ChangeTrackingRequest | null;
+  /** The Markdown was made for the model or change tracking only: not in the answer. */
+  hideMarkdown: boolean;
 }
 
 /** Firecrawl's limits on actions (its API reference). */
@@ -97,7 +102,6 @@ const DEFAULT_TIMEOUT_MS: Record<FirecrawlVersion, number> = { v1: 30_000, v2: 6
 const OFFERED_MODEL_FORMATS = new Set(['json', 'extract', 'summary']);
 /** Formats that need a language model and are not offered. */
 const MODEL_FORMATS = new Set([
-  'changeTracking',
   'question',
   'highlights',
   'query',
@@ -126,6 +130,24 @@ interface Formats {
   document: DocumentRequest;
   screenshotBase64: boolean;
   model: ModelFormats | null;
+  changeTracking: ChangeTrackingRequest | null;
+  hideMarkdown: boolean;
+}
+
+function changeTrackingOf(format: Record<string, unknown>): ChangeTrackingRequest {
+  const modes = Array.isArray(format.modes) ? format.modes : [];
+  for (const mode of modes) {
+    if (mode === 'json') {
+      throw badRequest(
+        'The changeTracking json mode is not offered by this server; ask for modes ["git-diff"]',
+      );
+    }
+    if (mode !== 'git-diff') throw badRequest(`Unknown changeTracking mode ${String(mode)}`);
+  }
+  return {
+    modes: modes as ChangeTrackingRequest['modes'],
+    tag: typeof format.tag === 'string' ? format.tag : null,
+  };
 }
 
 /** Where a door offers the model's formats; `refuse`: a batch or crawl, which does not. */
@@ -187,6 +209,7 @@ function formatsOf(
   let screenshotBase64 = false;
   let screenshots = 0;
   let model: ModelFormats | null = null;
+  let changeTracking: ChangeTrackingRequest | null = null;
   for (const raw of options.formats ?? ['markdown']) {
     const format: Record<string, unknown> = typeof raw === 'string' ? { type: raw } : raw;
     const type = String(format.type);
@@ -196,7 +219,11 @@ function formatsOf(
       else model.json = jsonOptionsOf(type as 'json' | 'extract', format, options, version);
       continue;
     }
-    if (OFFERED_MODEL_FORMATS.has(type)) {
+    if (type === 'changeTracking' && offer === 'offered') {
+      changeTracking = changeTrackingOf(format);
+      continue;
+    }
+    if (OFFERED_MODEL_FORMATS.has(type) || type === 'changeTracking') {
       throw badRequest(
         `The ${type} format is offered by /v1/scrape and /v2/scrape only, not in batch scrapes or crawls`,
       );
@@ -231,16 +258,15 @@ function formatsOf(
     }
   }
   if (screenshots > 1) throw badRequest('You may only specify one screenshot format');
-  if (model) {
-    // The model reads the page's Markdown; the caller gets it only if asked.
-    model.markdown = document.markdown;
-    document.markdown = true;
-  }
+  const hideMarkdown = (model !== null || changeTracking !== null) && !document.markdown;
+  if (model) model.markdown = document.markdown;
+  // The model and change tracking read the page's Markdown; the caller gets it only if asked.
+  if (model || changeTracking) document.markdown = true;
   for (const field of ['includeTags', 'excludeTags'] as const) {
     const reason = assertSelectors(document[field]);
     if (reason !== null) throw badRequest(`Invalid ${field}: ${reason}`);
   }
-  return { document, screenshotBase64, model };
+  return { document, screenshotBase64, model, changeTracking, hideMarkdown };
 }
 
 function instructionOf(action: ActionOption, index: number): Instruction {
@@ -329,7 +355,11 @@ export function firecrawlScrapeOf(
   version: FirecrawlVersion,
   offer: ModelOffer = 'refuse',
 ): FirecrawlScrape {
-  const { document, screenshotBase64, model } = formatsOf(options, version, offer);
+  const { document, screenshotBase64, model, changeTracking, hideMarkdown } = formatsOf(
+    options,
+    version,
+    offer,
+  );
   const instructions = actionsOf(options);
   const waitForMs = options.waitFor ?? 0;
   const mobile = options.mobile ?? false;
@@ -370,6 +400,8 @@ export function firecrawlScrapeOf(
     storeInCache: options.storeInCache ?? true,
     screenshotBase64,
     model,
+    changeTracking,
+    hideMarkdown,
   };
 }
 

@@ -130,7 +130,7 @@ describe('firecrawlScrapeOf: Firecrawl options → pipeline options', () => {
   });
 
   it('refuses the model formats where they are not offered (batch scrapes, crawls)', () => {
-    for (const format of ['json', 'summary']) {
+    for (const format of ['json', 'summary', 'changeTracking']) {
       const text = refusal(() => firecrawlScrapeOf(URL_, { formats: [format] }, 'v2'));
       assert.match(
         text,
@@ -138,8 +138,8 @@ describe('firecrawlScrapeOf: Firecrawl options → pipeline options', () => {
       );
     }
     assert.match(
-      refusal(() => firecrawlScrapeOf(URL_, { formats: ['changeTracking'] }, 'v2', 'offered')),
-      /^The changeTracking format needs a language model, which this server does not offer/,
+      refusal(() => firecrawlScrapeOf(URL_, { formats: ['question'] }, 'v2', 'offered')),
+      /^The question format needs a language model, which this server does not offer/,
     );
   });
 

@@ -6,6 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
+import { changeTrackingOf, previousScrape } from '../../firecrawl/change-tracking.js';
 import { type FirecrawlDocument, firecrawlDocumentOf } from '../../firecrawl/document.js';
 import { addModelFormats, checkModelFormats } from '../../firecrawl/model-formats.js';
 import {
@@ -50,13 +51,28 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       );
     }
     if (scrape.model) checkModelFormats(scrape.model);
-    const withModel = async (data: FirecrawlDocument) => {
-      if (!scrape.model || !models) return data;
-      const charged = await addModelFormats(data, scrape.model, models, {
-        accountId: account.id,
-        url: scrape.options.url,
-      });
-      data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
+    const withModel = async (data: FirecrawlDocument, requestId: string) => {
+      if (scrape.changeTracking) {
+        const previous = await previousScrape(
+          { db: services.store.db, keptResults: services.keptResults },
+          account.id,
+          scrape.options.url,
+          requestId,
+        );
+        const current = {
+          markdown: data.markdown ?? '',
+          statusCode: Number(data.metadata.statusCode),
+        };
+        data.changeTracking = { ...changeTrackingOf(scrape.changeTracking, current, previous) };
+      }
+      if (scrape.model && models) {
+        const charged = await addModelFormats(data, scrape.model, models, {
+          accountId: account.id,
+          url: scrape.options.url,
+        });
+        data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
+      }
+      if (scrape.hideMarkdown) delete data.markdown;
       return data;
     };
     const baseUrl = baseUrlOf(request, firecrawl.publicUrl);
@@ -75,7 +91,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
         cacheState: 'hit',
         cachedAt: new Date(hit.cachedAt).toISOString(),
       });
-      return reply.send({ success: true, data: await withModel(data) });
+      return reply.send({ success: true, data: await withModel(data, request.id) });
     }
 
     const plan = await scraper.prepareOptions(account, scrape.options, request.id);
@@ -96,7 +112,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       links,
     );
     data.metadata.sourceURL = scrape.options.url;
-    return reply.send({ success: true, data: await withModel(data) });
+    return reply.send({ success: true, data: await withModel(data, plan.requestId) });
   }
 }
 
