@@ -175,6 +175,30 @@ export interface Config {
   crawlMaxStoredBytes: number;
   /** CRAWL_ALLOW_IGNORE_ROBOTS: whether a crawl may ask to ignore robots.txt, default false. */
   crawlAllowIgnoreRobots: boolean;
+  /** The language model of the door's json, summary and extract; null: none configured. */
+  model: ModelSettings | null;
+}
+
+/**
+ * An OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp's server), under
+ * Firecrawl's self-host names: OPENAI_BASE_URL (or OLLAMA_BASE_URL, whose `/v1` is used;
+ * OPENAI_API_KEY alone means OpenAI's own API), OPENAI_API_KEY, MODEL_NAME.
+ */
+export interface ModelSettings {
+  /** Ends before `/chat/completions`, e.g. http://127.0.0.1:11434/v1. */
+  baseUrl: string;
+  /** OPENAI_API_KEY, sent as a bearer token; null: none (Ollama, a local server). */
+  apiKey: string | null;
+  /** MODEL_NAME; required with a base URL, default gpt-4o-mini on OpenAI's own API. */
+  name: string;
+  /** MODEL_CONTEXT_CHARS: page Markdown sent to the model is cut to this, default 100000. */
+  contextChars: number;
+  /** MODEL_TIMEOUT_MS: longest one model call may take, default 60000. */
+  timeoutMs: number;
+  /** PRICE_MODEL_CALL: credits per model call, on top of the scrape, default 4. */
+  callPrice: number;
+  /** EXTRACT_MAX_PAGES: pages one extract reads at most (its URLs, its `/*` sites), default 10. */
+  extractMaxPages: number;
 }
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -237,6 +261,18 @@ export const DEFAULTS = {
   crawlMaxUrls: 100_000,
   crawlMaxStoredBytes: 1024 * 1024 * 1024,
   crawlAllowIgnoreRobots: false,
+  /** No model unless one is configured (MODEL_DEFAULTS then). */
+  model: null,
+} as const;
+
+/** The defaults of a configured model (ModelSettings). */
+export const MODEL_DEFAULTS = {
+  openAiBaseUrl: 'https://api.openai.com/v1',
+  openAiModel: 'gpt-4o-mini',
+  contextChars: 100_000,
+  timeoutMs: 60_000,
+  callPrice: 4,
+  extractMaxPages: 10,
 } as const;
 
 /**
@@ -332,6 +368,60 @@ function publicUrl(env: Env): string | null {
 
 /** The package's root (this file is src/config.ts or dist/config.js), for built assets. */
 const packageRoot = resolve(import.meta.dirname, '..');
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Firecrawl's self-host reads OLLAMA_BASE_URL as Ollama's own API; its OpenAI one is /v1. */
+function ollamaOpenAiUrl(raw: string): string {
+  return `${httpUrl('OLLAMA_BASE_URL', raw).replace(/\/(api|v1)$/, '')}/v1`;
+}
+
+function modelSettings(env: Env): ModelSettings | null {
+  const apiKey = env.OPENAI_API_KEY?.trim() || null;
+  const openAi = env.OPENAI_BASE_URL?.trim();
+  const ollama = env.OLLAMA_BASE_URL?.trim();
+  const baseUrl = openAi
+    ? httpUrl('OPENAI_BASE_URL', openAi)
+    : ollama
+      ? ollamaOpenAiUrl(ollama)
+      : apiKey
+        ? MODEL_DEFAULTS.openAiBaseUrl
+        : null;
+  if (baseUrl === null) return null;
+  const ownServer = Boolean(openAi || ollama);
+  const name = env.MODEL_NAME?.trim() || (ownServer ? '' : MODEL_DEFAULTS.openAiModel);
+  if (!name) {
+    throw new ConfigError(
+      `MODEL_NAME is required with ${openAi ? 'OPENAI_BASE_URL' : 'OLLAMA_BASE_URL'}: the model that server should run`,
+    );
+  }
+  return {
+    baseUrl,
+    apiKey,
+    name,
+    contextChars: integer(
+      env,
+      'MODEL_CONTEXT_CHARS',
+      MODEL_DEFAULTS.contextChars,
+      1000,
+      100_000_000,
+    ),
+    timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', MODEL_DEFAULTS.timeoutMs, 100, 3_600_000),
+    callPrice: positiveNumber(env, 'PRICE_MODEL_CALL', MODEL_DEFAULTS.callPrice),
+    extractMaxPages: integer(env, 'EXTRACT_MAX_PAGES', MODEL_DEFAULTS.extractMaxPages, 1, 1000),
+  };
+}
 
 function logFormat(env: Env): LogFormat {
   const raw = env.LOG_FORMAT?.trim().toLowerCase() || DEFAULTS.logFormat;
@@ -527,5 +617,6 @@ export function loadConfig(env: Env = process.env): Config {
       'CRAWL_ALLOW_IGNORE_ROBOTS',
       DEFAULTS.crawlAllowIgnoreRobots,
     ),
+    model: modelSettings(env),
   };
 }

@@ -82,6 +82,16 @@ const catalog = {
     (max: number) => `The extracted fields exceed ${max} characters: narrow the extract_rules`,
   ],
   TOO_MANY_CONCURRENT: [429, () => 'Too many concurrent requests'],
+  /** The door's json, summary and extract need the operator's model (config.ts ModelSettings). */
+  MODEL_NOT_CONFIGURED: [
+    400,
+    (feature: string) =>
+      `${feature} needs a language model and none is configured: set OPENAI_BASE_URL and MODEL_NAME (or OLLAMA_BASE_URL and MODEL_NAME, or OPENAI_API_KEY for OpenAI's API)`,
+  ],
+  MODEL_FAILED: [502, (reason: string) => `The language model failed: ${reason}`],
+  /** Firecrawl's text for an extract job it does not know (or another team's). */
+  EXTRACT_NOT_FOUND: [404, () => 'Extract job not found'],
+  MODEL_TIMED_OUT: [504, (ms: number) => `The language model did not answer within ${ms} ms`],
   /** Never sent (nobody is listening): what a run record says when its caller hung up. */
   CLIENT_CLOSED: [499, () => 'Client closed the connection'],
   FETCH_FAILED: [502, (reason: string) => `Failed to fetch the page: ${reason}`],

@@ -18,6 +18,7 @@ import {
   releaseOwnReservations,
 } from './billing/reservation-reaper.js';
 import { createBatchJobs } from './compose/batch-jobs.js';
+import { createExtractJobs } from './compose/extract-jobs.js';
 import { applyHeapGrowth } from './compose/heap-growth.js';
 import { createScheduleJobs } from './compose/schedule-jobs.js';
 import { buildScrapeParts } from './compose/scrape-parts.js';
@@ -26,6 +27,8 @@ import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
 import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
 import { createMapService } from './map/map-service.js';
+import { createChatModel } from './models/chat-model.js';
+import { createModelCalls } from './models/model-calls.js';
 import { loadPlaywright } from './scrape/engines/browser/chromium-process.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
@@ -258,6 +261,18 @@ export async function startService(
       onError: (error) => reportJobError(error),
     });
     startUp.add(() => schedules.stop(0));
+    const models = config.model ? createModelCalls(store, createChatModel(config.model)) : null;
+    const extracts = createExtractJobs({
+      store,
+      scraper,
+      map,
+      models,
+      maxPages: config.model?.extractMaxPages ?? 0,
+      nodeId,
+      settings: config,
+      onError: (error) => reportJobError(error),
+    });
+    startUp.add(() => extracts.stop(0));
     const app = await buildApp({
       config,
       services: {
@@ -279,6 +294,8 @@ export async function startService(
         crawls: batches.crawls,
         map,
         schedules: schedules.service,
+        models,
+        extracts: extracts.service,
       },
       ...(options.logStream ? { logStream: options.logStream } : {}),
     });
@@ -303,6 +320,7 @@ export async function startService(
     await startUp.step(webhooks.start());
     batches.start();
     schedules.start();
+    extracts.start();
     const stopReaper = startReservationReaper(store, app);
     const stopPurge = startPagePurge(firecrawl, store, config, app);
     const address = app.server.address() as AddressInfo;
@@ -324,6 +342,7 @@ export async function startService(
           webhooks.stop(config.shutdownGraceMs),
           batches.stop(config.shutdownGraceMs),
           schedules.stop(config.shutdownGraceMs),
+          extracts.stop(config.shutdownGraceMs),
         ]);
         // After the drain: a request settling during it may still hand over a refund. What
         // is left waiting is ended by this node's next start or by the reaper.

@@ -1,7 +1,7 @@
 /** config.ts: defaults, and a bad value stops start-up with a message naming the variable. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULTS, loadConfig, MODEL_DEFAULTS } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -108,4 +108,67 @@ describe('loadConfig', () => {
       );
     });
   }
+});
+
+describe('loadConfig: the language model (Firecrawl self-host names)', () => {
+  it('none without OPENAI_BASE_URL, OLLAMA_BASE_URL or OPENAI_API_KEY', () => {
+    assert.equal(loadConfig({}).model, null);
+  });
+
+  it('OPENAI_BASE_URL with MODEL_NAME and a key, and the model settings', () => {
+    const { model } = loadConfig({
+      OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1/',
+      OPENAI_API_KEY: 'sk-x',
+      MODEL_NAME: 'qwen2.5',
+      MODEL_CONTEXT_CHARS: '5000',
+      MODEL_TIMEOUT_MS: '2000',
+      PRICE_MODEL_CALL: '2',
+      EXTRACT_MAX_PAGES: '3',
+    });
+    assert.deepEqual(model, {
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      apiKey: 'sk-x',
+      name: 'qwen2.5',
+      contextChars: 5000,
+      timeoutMs: 2000,
+      callPrice: 2,
+      extractMaxPages: 3,
+    });
+  });
+
+  it("OLLAMA_BASE_URL is Ollama's API: its OpenAI-compatible /v1 is used", () => {
+    for (const raw of [
+      'http://127.0.0.1:11434',
+      'http://127.0.0.1:11434/api',
+      'http://127.0.0.1:11434/v1',
+    ]) {
+      const { model } = loadConfig({ OLLAMA_BASE_URL: raw, MODEL_NAME: 'llama3.2' });
+      assert.equal(model?.baseUrl, 'http://127.0.0.1:11434/v1', raw);
+      assert.equal(model?.apiKey, null);
+    }
+  });
+
+  it("OPENAI_API_KEY alone is OpenAI's own API with the default model and figures", () => {
+    const { model } = loadConfig({ OPENAI_API_KEY: 'sk-x' });
+    assert.equal(model?.baseUrl, MODEL_DEFAULTS.openAiBaseUrl);
+    assert.equal(model?.name, MODEL_DEFAULTS.openAiModel);
+    assert.equal(model?.contextChars, MODEL_DEFAULTS.contextChars);
+    assert.equal(model?.timeoutMs, MODEL_DEFAULTS.timeoutMs);
+    assert.equal(model?.callPrice, MODEL_DEFAULTS.callPrice);
+  });
+
+  it('a base URL without MODEL_NAME, or a bad URL, stops start-up naming the setting', () => {
+    assert.throws(
+      () => loadConfig({ OLLAMA_BASE_URL: 'http://127.0.0.1:11434' }),
+      /^ConfigError: MODEL_NAME is required with OLLAMA_BASE_URL/,
+    );
+    assert.throws(
+      () => loadConfig({ OPENAI_BASE_URL: 'ftp://x', MODEL_NAME: 'm' }),
+      /OPENAI_BASE_URL must be an absolute http\(s\) URL/,
+    );
+    assert.throws(
+      () => loadConfig({ OPENAI_API_KEY: 'k', MODEL_TIMEOUT_MS: '5' }),
+      /MODEL_TIMEOUT_MS must be between 100 and/,
+    );
+  });
 });

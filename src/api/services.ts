@@ -7,9 +7,11 @@ import type { ApiKeyLookup } from '../accounts/api-key-lookup.js';
 import type { FirecrawlServices } from '../firecrawl/door-services.js';
 import type { BatchService } from '../jobs/batches/batch-service.js';
 import type { CrawlService } from '../jobs/crawls/crawl-service.js';
+import type { ExtractService } from '../jobs/extracts/extract-service.js';
 import type { ScheduleService } from '../jobs/schedules/schedule-service.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { MapService } from '../map/map-service.js';
+import type { ModelCalls } from '../models/model-calls.js';
 import type { Admission } from '../scrape/admission/admission.js';
 import type { BrowserEngine } from '../scrape/engines/browser/index.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
@@ -44,6 +46,10 @@ export interface ApiServices {
   map: Pick<MapService, 'map'>;
   /** Workflow schedules (issue 18). */
   schedules: ScheduleService;
+  /** The operator's language model, paid per call; null: none configured (MODEL_* settings). */
+  models: ModelCalls | null;
+  /** The Firecrawl door's extracts (jobs over URLs, answered by the model). */
+  extracts: ExtractService;
 }
 
 export interface Readiness {

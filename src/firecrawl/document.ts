@@ -24,6 +24,11 @@ export interface FirecrawlDocument {
     javascriptReturns: { type: string; value: unknown }[];
     pdfs: string[];
   };
+  /** The model's formats (firecrawl/model-formats.ts) and change tracking. */
+  json?: unknown;
+  extract?: unknown;
+  summary?: string;
+  changeTracking?: Record<string, unknown>;
   metadata: Record<string, unknown>;
   warning?: string;
 }

@@ -15,6 +15,7 @@ import type {
   ScreenshotRequest,
   WaitUntil,
 } from '../scrape/types.js';
+import type { ChangeTrackingRequest } from './change-tracking.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
 
@@ -50,6 +51,24 @@ export interface FirecrawlScrapeOptions {
   waitUntil?: WaitUntil;
   /** pagegrab's own: a sticky session (the native `session_id`). */
   sessionId?: string;
+  /** v1: the `json` format's schema and prompts. */
+  jsonOptions?: JsonOptions;
+  /** v1: the older `extract` format's, the same shape. */
+  extract?: JsonOptions;
+}
+
+export interface JsonOptions {
+  schema?: Record<string, unknown>;
+  prompt?: string;
+  systemPrompt?: string;
+}
+
+/** What the model makes of the page: a `json` (or v1 `extract`) answer, a summary. */
+export interface ModelFormats {
+  json: (JsonOptions & { field: 'json' | 'extract' }) | null;
+  summary: boolean;
+  /** Whether the caller asked for markdown too (the model reads it either way). */
+  markdown: boolean;
 }
 
 /** What the door does with a scrape beyond the pipeline: the cache, the screenshot form. */
@@ -60,6 +79,12 @@ export interface FirecrawlScrape {
   storeInCache: boolean;
   /** Screenshots inline as base64 data URLs instead of links (pagegrab's option). */
   screenshotBase64: boolean;
+  /** Formats made by the operator's model from the page's Markdown; null: none asked. */
+  model: ModelFormats | null;
+  /** The changeTracking format; null: not asked. */
+  changeTracking: ChangeTrackingRequest | null;
+  /** The Markdown was made for the model or change tracking only: not in the answer. */
+  hideMarkdown: boolean;
 }
 
 /** Firecrawl's limits on actions (its API reference). */
@@ -73,12 +98,10 @@ export const V2_DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
 
 const DEFAULT_TIMEOUT_MS: Record<FirecrawlVersion, number> = { v1: 30_000, v2: 60_000 };
 
-/** Formats that need a language model. */
+/** Formats made by the operator's model (when the door offers them: /scrape only). */
+const OFFERED_MODEL_FORMATS = new Set(['json', 'extract', 'summary']);
+/** Formats that need a language model and are not offered. */
 const MODEL_FORMATS = new Set([
-  'json',
-  'extract',
-  'summary',
-  'changeTracking',
   'question',
   'highlights',
   'query',
@@ -106,9 +129,71 @@ function screenshotOf(format: Record<string, unknown>): ScreenshotRequest {
 interface Formats {
   document: DocumentRequest;
   screenshotBase64: boolean;
+  model: ModelFormats | null;
+  changeTracking: ChangeTrackingRequest | null;
+  hideMarkdown: boolean;
 }
 
-function formatsOf(options: FirecrawlScrapeOptions, version: FirecrawlVersion): Formats {
+function changeTrackingOf(format: Record<string, unknown>): ChangeTrackingRequest {
+  const modes = Array.isArray(format.modes) ? format.modes : [];
+  for (const mode of modes) {
+    if (mode === 'json') {
+      throw badRequest(
+        'The changeTracking json mode is not offered by this server; ask for modes ["git-diff"]',
+      );
+    }
+    if (mode !== 'git-diff') throw badRequest(`Unknown changeTracking mode ${String(mode)}`);
+  }
+  return {
+    modes: modes as ChangeTrackingRequest['modes'],
+    tag: typeof format.tag === 'string' ? format.tag : null,
+  };
+}
+
+/** Where a door offers the model's formats; `refuse`: a batch or crawl, which does not. */
+export type ModelOffer = 'offered' | 'refuse';
+
+function jsonOptionsOf(
+  type: 'json' | 'extract',
+  format: Record<string, unknown>,
+  options: FirecrawlScrapeOptions,
+  version: FirecrawlVersion,
+): JsonOptions & { field: 'json' | 'extract' } {
+  // v2 puts schema and prompt on the format; v1 in jsonOptions (or extract).
+  const source = (
+    version === 'v1' ? (type === 'json' ? options.jsonOptions : options.extract) : format
+  ) as JsonOptions | undefined;
+  const schema = source?.schema;
+  const prompt = source?.prompt;
+  if (schema === undefined && prompt === undefined) {
+    throw badRequest(
+      version === 'v1'
+        ? `The ${type} format needs ${type === 'json' ? 'jsonOptions' : 'extract'} with a schema or a prompt`
+        : `The ${type} format needs a schema or a prompt`,
+    );
+  }
+  if (
+    schema !== undefined &&
+    (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+  ) {
+    throw badRequest(`The ${type} format's schema must be a JSON schema object`);
+  }
+  if (prompt !== undefined && typeof prompt !== 'string') {
+    throw badRequest(`The ${type} format's prompt must be a string`);
+  }
+  return {
+    field: type,
+    ...(schema !== undefined ? { schema } : {}),
+    ...(prompt !== undefined ? { prompt } : {}),
+    ...(typeof source?.systemPrompt === 'string' ? { systemPrompt: source.systemPrompt } : {}),
+  };
+}
+
+function formatsOf(
+  options: FirecrawlScrapeOptions,
+  version: FirecrawlVersion,
+  offer: ModelOffer,
+): Formats {
   const document: DocumentRequest = {
     markdown: false,
     html: false,
@@ -123,9 +208,26 @@ function formatsOf(options: FirecrawlScrapeOptions, version: FirecrawlVersion): 
   };
   let screenshotBase64 = false;
   let screenshots = 0;
+  let model: ModelFormats | null = null;
+  let changeTracking: ChangeTrackingRequest | null = null;
   for (const raw of options.formats ?? ['markdown']) {
     const format: Record<string, unknown> = typeof raw === 'string' ? { type: raw } : raw;
     const type = String(format.type);
+    if (OFFERED_MODEL_FORMATS.has(type) && offer === 'offered') {
+      model ??= { json: null, summary: false, markdown: false };
+      if (type === 'summary') model.summary = true;
+      else model.json = jsonOptionsOf(type as 'json' | 'extract', format, options, version);
+      continue;
+    }
+    if (type === 'changeTracking' && offer === 'offered') {
+      changeTracking = changeTrackingOf(format);
+      continue;
+    }
+    if (OFFERED_MODEL_FORMATS.has(type) || type === 'changeTracking') {
+      throw badRequest(
+        `The ${type} format is offered by /v1/scrape and /v2/scrape only, not in batch scrapes or crawls`,
+      );
+    }
     if (MODEL_FORMATS.has(type)) {
       throw badRequest(
         `The ${type} format needs a language model, which this server does not offer; ask for markdown, html, rawHtml, links or screenshot`,
@@ -156,11 +258,15 @@ function formatsOf(options: FirecrawlScrapeOptions, version: FirecrawlVersion): 
     }
   }
   if (screenshots > 1) throw badRequest('You may only specify one screenshot format');
+  const hideMarkdown = (model !== null || changeTracking !== null) && !document.markdown;
+  if (model) model.markdown = document.markdown;
+  // The model and change tracking read the page's Markdown; the caller gets it only if asked.
+  if (model || changeTracking) document.markdown = true;
   for (const field of ['includeTags', 'excludeTags'] as const) {
     const reason = assertSelectors(document[field]);
     if (reason !== null) throw badRequest(`Invalid ${field}: ${reason}`);
   }
-  return { document, screenshotBase64 };
+  return { document, screenshotBase64, model, changeTracking, hideMarkdown };
 }
 
 function instructionOf(action: ActionOption, index: number): Instruction {
@@ -247,8 +353,13 @@ export function firecrawlScrapeOf(
   url: string,
   options: FirecrawlScrapeOptions,
   version: FirecrawlVersion,
+  offer: ModelOffer = 'refuse',
 ): FirecrawlScrape {
-  const { document, screenshotBase64 } = formatsOf(options, version);
+  const { document, screenshotBase64, model, changeTracking, hideMarkdown } = formatsOf(
+    options,
+    version,
+    offer,
+  );
   const instructions = actionsOf(options);
   const waitForMs = options.waitFor ?? 0;
   const mobile = options.mobile ?? false;
@@ -288,6 +399,9 @@ export function firecrawlScrapeOf(
     maxAgeMs: options.maxAge ?? (version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0),
     storeInCache: options.storeInCache ?? true,
     screenshotBase64,
+    model,
+    changeTracking,
+    hideMarkdown,
   };
 }
 

@@ -129,19 +129,52 @@ describe('firecrawlScrapeOf: Firecrawl options → pipeline options', () => {
     ]);
   });
 
-  it('refuses what needs a language model, naming the format', () => {
+  it('refuses the model formats where they are not offered (batch scrapes, crawls)', () => {
     for (const format of ['json', 'summary', 'changeTracking']) {
       const text = refusal(() => firecrawlScrapeOf(URL_, { formats: [format] }, 'v2'));
       assert.match(
         text,
-        new RegExp(
-          `^The ${format} format needs a language model, which this server does not offer`,
-        ),
+        new RegExp(`^The ${format} format is offered by /v1/scrape and /v2/scrape only`),
       );
     }
     assert.match(
-      refusal(() => firecrawlScrapeOf(URL_, { formats: [{ type: 'json', prompt: 'x' }] }, 'v2')),
-      /The json format needs a language model/,
+      refusal(() => firecrawlScrapeOf(URL_, { formats: ['question'] }, 'v2', 'offered')),
+      /^The question format needs a language model, which this server does not offer/,
+    );
+  });
+
+  it('reads json and summary on /scrape: the model reads the Markdown, shown only if asked', () => {
+    const schema = { type: 'object', properties: { title: { type: 'string' } } };
+    const v2 = firecrawlScrapeOf(
+      URL_,
+      { formats: [{ type: 'json', schema, prompt: 'the title' }, 'summary'] },
+      'v2',
+      'offered',
+    );
+    assert.deepEqual(v2.model, {
+      json: { field: 'json', schema, prompt: 'the title' },
+      summary: true,
+      markdown: false,
+    });
+    assert.equal(v2.options.document?.markdown, true);
+    const v1 = firecrawlScrapeOf(
+      URL_,
+      { formats: ['markdown', 'json'], jsonOptions: { schema, systemPrompt: 'be brief' } },
+      'v1',
+      'offered',
+    );
+    assert.deepEqual(v1.model, {
+      json: { field: 'json', schema, systemPrompt: 'be brief' },
+      summary: false,
+      markdown: true,
+    });
+    assert.equal(
+      refusal(() => firecrawlScrapeOf(URL_, { formats: ['json'] }, 'v1', 'offered')),
+      'The json format needs jsonOptions with a schema or a prompt',
+    );
+    assert.equal(
+      refusal(() => firecrawlScrapeOf(URL_, { formats: [{ type: 'json' }] }, 'v2', 'offered')),
+      'The json format needs a schema or a prompt',
     );
   });
 

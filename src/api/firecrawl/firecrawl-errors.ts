@@ -87,6 +87,11 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   // the native door's extract_rules only; the door has no such option
   EXTRACT_TOO_LARGE: [422, 'BAD_REQUEST'],
   TOO_MANY_CONCURRENT: [429, 'RATE_LIMIT_EXCEEDED'],
+  MODEL_NOT_CONFIGURED: [400, 'BAD_REQUEST'],
+  // Firecrawl answers its own model's failures as 500s.
+  MODEL_FAILED: [500, 'LLM_ERROR'],
+  MODEL_TIMED_OUT: [408, 'SCRAPE_TIMEOUT'],
+  EXTRACT_NOT_FOUND: [404, 'NOT_FOUND'],
   CLIENT_CLOSED: [499, 'CLIENT_CLOSED'],
   FETCH_FAILED: [500, 'SCRAPE_SITE_ERROR'],
   BROWSER_FAILED: [500, 'SCRAPE_ENGINE_ERROR'],

@@ -10,6 +10,8 @@ import crawlActiveGet from './crawl-active.get.js';
 import crawlCancelDelete from './crawl-cancel.delete.js';
 import crawlErrorsGet from './crawl-errors.get.js';
 import crawlStatusGet from './crawl-status.get.js';
+import extractPost from './extract.post.js';
+import extractStatusGet from './extract-status.get.js';
 import mapPost from './map.post.js';
 import notOffered from './not-offered.any.js';
 import scrapePost from './scrape.post.js';
@@ -28,5 +30,7 @@ export const firecrawlRoutes: readonly Route[] = [
   // The v1 SDK sends its DELETEs with Content-Type: application/json and no body.
   withEmptyJsonBody([batchCancelDelete, batchErrorsGet, crawlCancelDelete, crawlErrorsGet]),
   mapPost,
+  extractPost,
+  extractStatusGet,
   notOffered,
 ];

@@ -6,7 +6,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
-import { firecrawlDocumentOf } from '../../firecrawl/document.js';
+import { changeTrackingOf, previousScrape } from '../../firecrawl/change-tracking.js';
+import { type FirecrawlDocument, firecrawlDocumentOf } from '../../firecrawl/document.js';
+import { addModelFormats, checkModelFormats } from '../../firecrawl/model-formats.js';
 import { ALEXANDRIA, isAlexandriaBody, notOfferedMessage } from '../../firecrawl/not-offered.js';
 import {
   type FirecrawlScrapeOptions,
@@ -27,7 +29,7 @@ import { ScrapeBodyV1, ScrapeBodyV2 } from './schemas/scrape-options.js';
 type Body = { url: string } & FirecrawlScrapeOptions;
 
 function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
-  const { scraper, firecrawl } = services;
+  const { scraper, firecrawl, models } = services;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     // Before the cache and the reservation: a saturated node's 503 charges and records
     // nothing, so a balancer may retry it on another node.
@@ -42,7 +44,39 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
   async function scrapeWithSlot(request: FastifyRequest, reply: FastifyReply, slot: NodeSlot) {
     const account = accountOf(request);
     const { url, ...options } = request.body as Body;
-    const scrape = firecrawlScrapeOf(url, options, version);
+    const scrape = firecrawlScrapeOf(url, options, version, 'offered');
+    // Before the scrape: a format the server cannot make costs nothing.
+    if (scrape.model && !models) {
+      throw appError(
+        'MODEL_NOT_CONFIGURED',
+        scrape.model.json ? 'The json format' : 'The summary format',
+      );
+    }
+    if (scrape.model) checkModelFormats(scrape.model);
+    const withModel = async (data: FirecrawlDocument, requestId: string) => {
+      if (scrape.changeTracking) {
+        const previous = await previousScrape(
+          { db: services.store.db, keptResults: services.keptResults },
+          account.id,
+          scrape.options.url,
+          requestId,
+        );
+        const current = {
+          markdown: data.markdown ?? '',
+          statusCode: Number(data.metadata.statusCode),
+        };
+        data.changeTracking = { ...changeTrackingOf(scrape.changeTracking, current, previous) };
+      }
+      if (scrape.model && models) {
+        const charged = await addModelFormats(data, scrape.model, models, {
+          accountId: account.id,
+          url: scrape.options.url,
+        });
+        data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
+      }
+      if (scrape.hideMarkdown) delete data.markdown;
+      return data;
+    };
     const baseUrl = baseUrlOf(request, firecrawl.publicUrl);
     const links = scrape.screenshotBase64
       ? ('inline' as const)
@@ -59,7 +93,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
         cacheState: 'hit',
         cachedAt: new Date(hit.cachedAt).toISOString(),
       });
-      return reply.send({ success: true, data });
+      return reply.send({ success: true, data: await withModel(data, request.id) });
     }
 
     const body = request.body as Record<string, unknown>;
@@ -89,9 +123,10 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       links,
     );
     data.metadata.sourceURL = scrape.options.url;
+    const answered = await withModel(data, plan.requestId);
     // The request log keeps the Document as answered: its charge and scrape id included.
-    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(JSON.stringify(data)) });
-    return reply.send({ success: true, data });
+    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(JSON.stringify(answered)) });
+    return reply.send({ success: true, data: answered });
   }
 }
 
@@ -114,7 +149,7 @@ function factsOf(result: ScrapeResult) {
 }
 
 const errors = Object.fromEntries(
-  [400, 401, 402, 403, 408, 429, 500, 503].map((status) => [status, FirecrawlErrorBody]),
+  [400, 401, 402, 403, 408, 429, 500, 502, 503, 504].map((status) => [status, FirecrawlErrorBody]),
 );
 
 export default defineRoute((app, services) => {

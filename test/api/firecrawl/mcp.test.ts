@@ -20,6 +20,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -159,6 +160,7 @@ const TOOL_CALLS: Record<string, ToolRow> = {
 };
 
 let site: FixtureSite;
+let model: ModelServer;
 let service: TestService;
 let client: Client;
 let transport: StdioClientTransport;
@@ -205,7 +207,11 @@ before(async () => {
       `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
     );
   });
-  service = await startService({ credits: 1000 });
+  model = await startModelServer({ model: 'test-model', apiKey: null });
+  service = await startService({
+    credits: 1000,
+    env: { OPENAI_BASE_URL: model.baseUrl, MODEL_NAME: 'test-model' },
+  });
   // Its own working directory: the server loads a .env from there (dotenv).
   workDir = mkdtempSync(join(tmpdir(), 'pagegrab-mcp-'));
   transport = new StdioClientTransport({
@@ -228,6 +234,7 @@ after(async () => {
   // Ends the child: stdin closed, then SIGTERM, then SIGKILL on its own handle, 2 s apart.
   await client?.close().catch(() => {});
   await service?.close();
+  await model?.close();
   await site?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
@@ -291,6 +298,38 @@ describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
       }
     }
     assert.deepEqual(wrong, []);
+  });
+
+  it("firecrawl_scrape with formats json and jsonOptions answers the operator's model", async () => {
+    model.reset();
+    model.script({ content: '{"harbour":"tide tables","rows":"one tide each"}' });
+    const schema = {
+      type: 'object',
+      properties: { harbour: { type: 'string' }, rows: { type: 'string' } },
+      required: ['harbour'],
+    };
+    const text = await callTool('firecrawl_scrape', {
+      url: site.url('/article'),
+      formats: ['json'],
+      jsonOptions: { prompt: 'What does the page explain?', schema },
+    });
+    const document = JSON.parse(text) as { json?: unknown };
+    assert.deepEqual(document.json, { harbour: 'tide tables', rows: 'one tide each' });
+    assert.deepEqual(model.problems, []);
+    assert.deepEqual(model.requests[0]?.response_format?.json_schema?.schema, schema);
+    assert.match(model.requests[0]?.messages.at(-1)?.content ?? '', /A tide table lists/);
+  });
+
+  it("firecrawl_extract is 3.26.0's deprecation notice, pointing at firecrawl_scrape with json", async () => {
+    model.reset();
+    const answer = await client.callTool(
+      { name: 'firecrawl_extract', arguments: { urls: [site.url('/article')], prompt: 'x' } },
+      undefined,
+      { timeout: TOOL_TIMEOUT_MS },
+    );
+    assert.equal((answer as ToolAnswer).isError, true);
+    assert.match(textOf(answer), /firecrawl_extract is deprecated.*firecrawl_scrape.*jsonOptions/s);
+    assert.equal(model.requests.length, 0, 'the tool calls no server');
   });
 
   it('the MCP server connects to nothing but the service', () => {

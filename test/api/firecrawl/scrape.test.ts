@@ -271,6 +271,15 @@ describe('errors as the SDK surfaces them', () => {
     const model = await failure(() => fc.scrape(site.url('/article'), { formats: ['summary'] }));
     assert.equal(model.status, 400);
     assert.match(model.message, /The summary format needs a language model/);
+    assert.match(model.message, /set OPENAI_BASE_URL and MODEL_NAME/, 'names the settings to add');
+    const extract = await failure(() =>
+      fc.startExtract({ urls: [site.url('/article')], prompt: 'x' }),
+    );
+    assert.equal(extract.status, 400);
+    assert.match(
+      extract.message,
+      /^The extract endpoint needs a language model and none is configured: set OPENAI_BASE_URL/,
+    );
     const unknown = await failure(() => fc.scrape(site.url('/article'), { bogus: 1 } as never));
     assert.equal(unknown.status, 400);
     assert.equal(

@@ -28,6 +28,12 @@ export const FirecrawlDocument = Type.Object(
         pdfs: Type.Array(Type.String()),
       }),
     ),
+    json: Type.Optional(Type.Unknown({ description: "The model's answer (json format)" })),
+    extract: Type.Optional(
+      Type.Unknown({ description: "v1: the model's answer (extract format)" }),
+    ),
+    summary: Type.Optional(Type.String({ description: "The model's summary" })),
+    changeTracking: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     metadata: Type.Record(Type.String(), Type.Unknown()),
     warning: Type.Optional(Type.String()),
   },

@@ -40,12 +40,35 @@ const ScreenshotFormat = Type.Object(
 /** Any other format object: its type is checked by the translation (400 naming it). */
 const OtherFormat = Type.Object({ type: Type.String() }, { additionalProperties: true });
 
+/** The model's answer as JSON: a schema, a prompt or both (400 without either). */
+const JsonFormat = Type.Object(
+  {
+    type: Type.Literal('json'),
+    schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    prompt: Type.Optional(Type.String()),
+    checkPromptInjection: Type.Optional(Type.Boolean()),
+  },
+  closed,
+);
+
+/** v1's `jsonOptions` and `extract`. */
+const JsonOptions = Type.Object(
+  {
+    schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    prompt: Type.Optional(Type.String()),
+    systemPrompt: Type.Optional(Type.String()),
+    mode: Type.Optional(Type.String()),
+  },
+  closed,
+);
+
 const FormatV2 = Type.Union([
   Type.String({
     description:
-      'markdown, html, rawHtml, links or screenshot; formats that need a language model (json, summary, changeTracking, ...) answer 400',
+      "markdown, html, rawHtml, links, screenshot; summary and json with the operator's model (400 naming the setting without one); other model formats answer 400",
   }),
   ScreenshotFormat,
+  JsonFormat,
   OtherFormat,
 ]);
 
@@ -197,8 +220,8 @@ export const scrapeOptionPropertiesV2 = scrapeOptionProperties(FormatV2);
 /** v1 formats are strings (screenshot@fullPage among them); the other fields agree. */
 export const scrapeOptionPropertiesV1 = {
   ...scrapeOptionProperties(FormatV2),
-  jsonOptions: Type.Optional(Type.Unknown()),
-  extract: Type.Optional(Type.Unknown()),
+  jsonOptions: Type.Optional(JsonOptions),
+  extract: Type.Optional(JsonOptions),
   changeTrackingOptions: Type.Optional(Type.Unknown()),
 } satisfies TProperties;
 

@@ -1,0 +1,211 @@
+/**
+ * Firecrawl's extract as a durable job: POST stores the extract and its job in one
+ * transaction and answers its id; the job (on any node) reads each page as a Firecrawl scrape
+ * of its own (charged as one), a `/*` site through a map first (charged as one), up to
+ * EXTRACT_MAX_PAGES, then asks the model once over all their Markdown (one paid model call),
+ * and stores the answer; GET polls the row. An extract that cannot finish ends `failed` with
+ * its reason; only an unreachable database leaves the job to be retried.
+ */
+import { appError, isAppError } from '../../errors.js';
+import { firecrawlScrapeOf } from '../../firecrawl/scrape-request.js';
+import type { MapService } from '../../map/map-service.js';
+import type { ModelCalls } from '../../models/model-calls.js';
+import { extractJson } from '../../models/structured-answer.js';
+import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
+import type { PageDocument } from '../../scrape/types.js';
+import { isDatabaseUnavailable } from '../../store/database-errors.js';
+import type { Store } from '../../store/db.js';
+import {
+  addExtractCredits,
+  type ExtractRow,
+  endExtract,
+  getExtract,
+  insertExtract,
+} from '../../store/extracts.js';
+import { newId } from '../../store/ids.js';
+import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
+import type { JobHandler } from '../job-worker.js';
+import { type ExtractBody, type ExtractRequest, extractRequestOf } from './extract-request.js';
+
+export const EXTRACT_JOB = 'extract';
+
+/** Firecrawl keeps an extract's answer for a day. */
+export const EXTRACT_RETENTION_MS = 24 * 3600_000;
+/** A page refused for the account's or node's concurrency is tried again this often. */
+const ADMISSION_RETRY_MS = 500;
+const ADMISSION_TRIES = 20;
+
+export interface ExtractService {
+  start(
+    account: { id: string; concurrencyLimit: number },
+    body: ExtractBody,
+    version: 'v1' | 'v2',
+  ): Promise<{ id: string; invalidURLs: string[] }>;
+  status(accountId: string, id: string): Promise<ExtractRow>;
+}
+
+export interface ExtractDeps {
+  store: Store;
+  queue: JobQueue;
+  scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute'>;
+  map: Pick<MapService, 'map'>;
+  /** null: no model configured, and every extract is a 400 naming the settings. */
+  models: ModelCalls | null;
+  maxPages: number;
+  /** Wakes this node's extract worker after an enqueue. */
+  wake(): void;
+}
+
+export function createExtractService(deps: ExtractDeps): ExtractService {
+  return {
+    async start(account, body, version) {
+      if (!deps.models) throw appError('MODEL_NOT_CONFIGURED', 'The extract endpoint');
+      const { request, invalidURLs } = extractRequestOf(body, version, account.concurrencyLimit);
+      const id = newId();
+      const createdAt = Date.now();
+      await deps.store.transact(async (trx) => {
+        await insertExtract(trx, {
+          id,
+          accountId: account.id,
+          request,
+          createdAt,
+          expiresAt: createdAt + EXTRACT_RETENTION_MS,
+        });
+        await deps.queue.within(trx).enqueue(EXTRACT_JOB, { id }, { id, maxAttempts: 3 });
+      });
+      deps.wake();
+      return { id, invalidURLs };
+    },
+    async status(accountId, id) {
+      const row = await getExtract(deps.store.db, id, accountId);
+      if (!row) throw appError('EXTRACT_NOT_FOUND');
+      return row;
+    },
+  };
+}
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  });
+
+export function extractJobHandler(deps: ExtractDeps): JobHandler {
+  return async (job: ClaimedJob, signal: AbortSignal) => {
+    const { id } = job.payload as { id: string };
+    const row = await getExtract(deps.store.db, id);
+    if (row?.status !== 'processing') return { type: 'done' };
+    const request = row.request as ExtractRequest;
+    try {
+      const end = await runExtract(deps, row, request, signal);
+      await endExtract(deps.store.db, id, end);
+    } catch (error) {
+      if (signal.aborted || isDatabaseUnavailable(error)) throw error;
+      const reason = isAppError(error) ? error.message : 'An unexpected error occurred.';
+      await endExtract(deps.store.db, id, { status: 'failed', error: reason });
+    }
+    return { type: 'done' };
+  };
+}
+
+async function pagesOf(
+  deps: ExtractDeps,
+  row: ExtractRow,
+  request: ExtractRequest,
+  signal: AbortSignal,
+) {
+  const urls: string[] = [];
+  for (const target of request.targets) {
+    if (urls.length >= deps.maxPages) break;
+    if (!target.site) {
+      urls.push(target.url);
+      continue;
+    }
+    const found = await deps.map.map(
+      { id: row.accountId },
+      {
+        url: target.url,
+        search: null,
+        limit: deps.maxPages,
+        includeSubdomains: request.includeSubdomains,
+        ignoreQueryParameters: true,
+        sitemap: 'include',
+        filterByPath: true,
+        timeoutMs: null,
+        languages: [],
+      },
+      newId(),
+      signal,
+    );
+    await addExtractCredits(deps.store.db, row.id, found.creditsUsed);
+    urls.push(target.url, ...found.links.map((link) => link.url));
+  }
+  return [...new Set(urls)].slice(0, deps.maxPages);
+}
+
+async function scrapePage(
+  deps: ExtractDeps,
+  row: ExtractRow,
+  request: ExtractRequest,
+  url: string,
+  signal: AbortSignal,
+) {
+  const scrape = firecrawlScrapeOf(url, request.scrapeOptions, request.version);
+  const account = { id: row.accountId, concurrencyLimit: request.concurrencyLimit };
+  for (let attempt = 1; ; attempt++) {
+    const plan = await deps.scraper.prepareOptions(account, scrape.options);
+    const ran = await deps.scraper.execute(plan, { signal });
+    if (ran.settled) await addExtractCredits(deps.store.db, row.id, ran.charged);
+    if (ran.outcome.ok) {
+      const page = JSON.parse(ran.outcome.result.body.toString('utf8')) as PageDocument;
+      return { url, markdown: page.markdown ?? '' };
+    }
+    const { code } = ran.outcome.error;
+    const busy = code === 'TOO_MANY_CONCURRENT' || code === 'NODE_SATURATED';
+    if (!busy || attempt >= ADMISSION_TRIES || signal.aborted) throw ran.outcome.error;
+    await pause(ADMISSION_RETRY_MS, signal);
+  }
+}
+
+async function runExtract(
+  deps: ExtractDeps,
+  row: ExtractRow,
+  request: ExtractRequest,
+  signal: AbortSignal,
+): Promise<{ status: 'completed'; data: unknown; sources: string[] }> {
+  const models = deps.models;
+  if (!models) throw appError('MODEL_NOT_CONFIGURED', 'The extract endpoint');
+  const urls = await pagesOf(deps, row, request, signal);
+  const pages: { url: string; markdown: string }[] = [];
+  let firstFailure: unknown = null;
+  for (const url of urls) {
+    try {
+      pages.push(await scrapePage(deps, row, request, url, signal));
+    } catch (error) {
+      if (signal.aborted || isDatabaseUnavailable(error) || !isAppError(error)) throw error;
+      // A page that cannot be read is left out, as Firecrawl leaves it; all of them: failed.
+      if (error.code === 'INSUFFICIENT_CREDITS') throw error;
+      firstFailure ??= error;
+    }
+  }
+  if (pages.length === 0) {
+    const reason = isAppError(firstFailure) ? firstFailure.message : 'no page was found';
+    throw appError('BAD_REQUEST', `No page of the extract could be scraped: ${reason}`);
+  }
+  const answer = await models.run(
+    { accountId: row.accountId, url: pages[0]?.url ?? '', kind: 'extract', source: 'firecrawl' },
+    (model) =>
+      extractJson(
+        model,
+        pages,
+        {
+          schema: request.schema,
+          prompt: request.prompt,
+          systemPrompt: request.systemPrompt,
+        },
+        signal,
+      ),
+  );
+  await addExtractCredits(deps.store.db, row.id, answer.charged);
+  return { status: 'completed', data: answer.value, sources: pages.map((page) => page.url) };
+}

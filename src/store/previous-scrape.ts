@@ -1,0 +1,27 @@
+/**
+ * The account's previous successful Firecrawl scrape of a URL (change tracking): the newest
+ * `document` record before the current one (ids are UUIDv7: older is smaller), on the
+ * (account_id, id) index.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export async function previousScrapeOf(
+  db: Kysely<Database>,
+  accountId: string,
+  url: string,
+  beforeId: string,
+): Promise<{ id: string; createdAt: number } | null> {
+  const row = await db
+    .selectFrom('requests')
+    .select(['id', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('id', '<', beforeId)
+    .where('url', '=', url)
+    .where('output_type', '=', 'document')
+    .where('status', '=', 'success')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { id: row.id, createdAt: Number(row.created_at) } : null;
+}
