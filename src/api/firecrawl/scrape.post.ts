@@ -74,8 +74,13 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
         });
         data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
       }
-      if (scrape.hideMarkdown) delete data.markdown;
       return data;
+    };
+    /** The Markdown the model formats needed, left out when the caller did not ask for it. */
+    const shown = (data: FirecrawlDocument): FirecrawlDocument => {
+      if (!scrape.hideMarkdown) return data;
+      const { markdown: _hidden, ...rest } = data;
+      return rest;
     };
     const baseUrl = baseUrlOf(request, firecrawl.publicUrl);
     const links = scrape.screenshotBase64
@@ -93,7 +98,7 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
         cacheState: 'hit',
         cachedAt: new Date(hit.cachedAt).toISOString(),
       });
-      return reply.send({ success: true, data: await withModel(data, request.id) });
+      return reply.send({ success: true, data: shown(await withModel(data, request.id)) });
     }
 
     const body = request.body as Record<string, unknown>;
@@ -123,9 +128,12 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       links,
     );
     data.metadata.sourceURL = scrape.options.url;
-    const answered = await withModel(data, plan.requestId);
-    // The request log keeps the Document as answered: its charge and scrape id included.
-    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(JSON.stringify(answered)) });
+    const full = await withModel(data, plan.requestId);
+    const answered = shown(full);
+    // The request log keeps the Document as answered, its charge and scrape id included; with
+    // change tracking its Markdown too, which the next scrape of the URL is compared with.
+    const kept = scrape.changeTracking ? full : answered;
+    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(JSON.stringify(kept)) });
     return reply.send({ success: true, data: answered });
   }
 }
