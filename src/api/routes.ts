@@ -6,6 +6,7 @@ import accountGet from './native/account.get.js';
 import accountUsageGet from './native/account-usage.get.js';
 import crawlsGet from './native/crawls.get.js';
 import keyCreatePost from './native/key-create.post.js';
+import keyRenamePatch from './native/key-rename.patch.js';
 import keyRevokeDelete from './native/key-revoke.delete.js';
 import keyRotatePost from './native/key-rotate.post.js';
 import keysGet from './native/keys.get.js';
@@ -65,6 +66,7 @@ export const routes: readonly Route[] = [
     keyCreatePost,
     keyRevokeDelete,
     keyRotatePost,
+    keyRenamePatch,
     webhookSecretGet,
     webhookSecretRotatePost,
   ]),

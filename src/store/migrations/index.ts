@@ -12,6 +12,7 @@ import * as requestLog from './011-request-log.js';
 import * as requestLogScale from './012-request-log-scale.js';
 import * as reservationHolders from './013-reservation-holders.js';
 import * as keptResultsEncoding from './014-kept-results-encoding.js';
+import * as keyNames from './016-key-names.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -28,6 +29,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '012-request-log-scale': { up: (db) => requestLogScale.up(db, dialect) },
     '013-reservation-holders': { up: (db) => reservationHolders.up(db) },
     '014-kept-results-encoding': { up: (db) => keptResultsEncoding.up(db) },
+    '016-key-names': { up: (db) => keyNames.up(db) },
   };
   return { getMigrations: async () => all };
 }
