@@ -14,6 +14,7 @@ import openapiGet from './native/openapi.get.js';
 import requestGet from './native/request.get.js';
 import requestResultGet from './native/request-result.get.js';
 import requestsGet from './native/requests.get.js';
+import schedulePreviewGet from './native/schedule-preview.get.js';
 import schedulesGet from './native/schedules.get.js';
 import scraperGet from './native/scraper.get.js';
 import webhookSecretGet from './native/webhook-secret.get.js';
@@ -55,6 +56,7 @@ export const routes: readonly Route[] = [
     workflowSchedulePut,
     workflowScheduleDelete,
     schedulesGet,
+    schedulePreviewGet,
   ]),
   // The console's endpoints (the dashboard's overview, request log, keys): additions.
   withEmptyJsonBody([
