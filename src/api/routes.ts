@@ -1,5 +1,6 @@
 /** Every route the service answers, one file each; buildApp registers them in this order. */
 
+import docsGet from './docs/docs.get.js';
 import { firecrawlDoor } from './firecrawl/door.js';
 import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
@@ -74,6 +75,7 @@ export const routes: readonly Route[] = [
   ]),
   pressureGet,
   openapiGet,
+  docsGet,
   // Firecrawl's API (/v1, /v2): its own envelope and body validation.
   firecrawlDoor(firecrawlRoutes),
 ];
