@@ -123,7 +123,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       );
     });
 
-    test('the host filter with a port finds that port\'s records only', async () => {
+    test("the host filter with a port finds that port's records only", async () => {
       const host = site.origin.slice('http://'.length);
       const byHost = async (h: string) =>
         (await call<Page>('GET', `/api/requests?host=${encodeURIComponent(h)}`)).body.records.map(
