@@ -54,6 +54,7 @@ const catalog = {
   KEY_NOT_FOUND: [404, () => 'API key not found!'],
   LAST_KEY: [400, () => "The account's last active key cannot be revoked; rotate it instead"],
   TOO_MANY_KEYS: [400, (max: number) => `An account holds at most ${max} active keys`],
+  ONLY_KEY_NAME: [400, () => 'Only name can be set on a key'],
   /**
    * The contract's text on the native door; the Firecrawl door's, in Firecrawl's words, says
    * what the request needed (an escalated engine's price) and what the account has.

@@ -17,6 +17,7 @@ import { WorkflowView } from './components/workflow-view.js';
 import { forgetKey, onKeyChange, storedKey, storeKey } from './lib/key-storage.js';
 import { sectionOf, titleOf } from './lib/nav.js';
 import { href, navigate, useRoute } from './lib/route.js';
+import { useViewFocus, viewKey } from './lib/view-focus.js';
 
 export function App() {
   const [apiKey, setApiKey] = useState(storedKey);
@@ -50,6 +51,7 @@ function SignedIn({ client, initialAccount, onSignOut }: SignedInProps) {
   const [account, setAccount] = useState<Account | null>(initialAccount);
   const [accountError, setAccountError] = useState<string | null>(null);
   const workflows = useWorkflows(client);
+  useViewFocus(viewKey(route));
 
   const refreshAccount = useCallback(async () => {
     try {

@@ -9,6 +9,7 @@
 import type { Store } from '../store/db.js';
 import { type Account, findAccountByKeyHash } from './account-store.js';
 import { hashApiKey } from './api-key.js';
+import { KeyUseRecorder } from './key-use.js';
 
 /** Distinct keys kept between two commits; past it the cache starts over. */
 const MAX_CACHED_KEYS = 10_000;
@@ -18,11 +19,20 @@ export class ApiKeyLookup {
   /** Whether `version` was read in this turn of the event loop. */
   private checkedThisTurn = false;
   private readonly cache = new Map<string, Account>();
+  private readonly uses: KeyUseRecorder;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.uses = new KeyUseRecorder(store);
+  }
 
   async find(apiKey: string): Promise<Account | null> {
     const keyHash = hashApiKey(apiKey);
+    const account = await this.lookUp(keyHash);
+    if (account) this.uses.seen(keyHash);
+    return account;
+  }
+
+  private async lookUp(keyHash: string): Promise<Account | null> {
     if (!this.checkedThisTurn && !this.checkVersion()) {
       return findAccountByKeyHash(this.store, keyHash);
     }

@@ -6,7 +6,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import { appError } from '../errors.js';
@@ -120,7 +119,6 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
       security: [{ apiKeyQuery: [] }, { apiKeyHeader: [] }, { bearer: [] }],
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   for (const route of routes) route.register(app, services);
   await registerDashboard(app, config.dashboardDir);

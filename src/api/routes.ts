@@ -1,11 +1,13 @@
 /** Every route the service answers, one file each; buildApp registers them in this order. */
 
+import docsGet from './docs/docs.get.js';
 import { firecrawlDoor } from './firecrawl/door.js';
 import { firecrawlRoutes } from './firecrawl/routes.js';
 import accountGet from './native/account.get.js';
 import accountUsageGet from './native/account-usage.get.js';
 import crawlsGet from './native/crawls.get.js';
 import keyCreatePost from './native/key-create.post.js';
+import keyRenamePatch from './native/key-rename.patch.js';
 import keyRevokeDelete from './native/key-revoke.delete.js';
 import keyRotatePost from './native/key-rotate.post.js';
 import keysGet from './native/keys.get.js';
@@ -13,6 +15,7 @@ import openapiGet from './native/openapi.get.js';
 import requestGet from './native/request.get.js';
 import requestResultGet from './native/request-result.get.js';
 import requestsGet from './native/requests.get.js';
+import schedulePreviewGet from './native/schedule-preview.get.js';
 import schedulesGet from './native/schedules.get.js';
 import scraperGet from './native/scraper.get.js';
 import webhookSecretGet from './native/webhook-secret.get.js';
@@ -54,6 +57,7 @@ export const routes: readonly Route[] = [
     workflowSchedulePut,
     workflowScheduleDelete,
     schedulesGet,
+    schedulePreviewGet,
   ]),
   // The console's endpoints (the dashboard's overview, request log, keys): additions.
   withEmptyJsonBody([
@@ -65,11 +69,13 @@ export const routes: readonly Route[] = [
     keyCreatePost,
     keyRevokeDelete,
     keyRotatePost,
+    keyRenamePatch,
     webhookSecretGet,
     webhookSecretRotatePost,
   ]),
   pressureGet,
   openapiGet,
+  docsGet,
   // Firecrawl's API (/v1, /v2): its own envelope and body validation.
   firecrawlDoor(firecrawlRoutes),
 ];

@@ -31,9 +31,13 @@ export function sourceOf(
   return source.source ?? (source.schedule ? 'schedule' : source.workflowId ? 'workflow' : 'api');
 }
 
+/**
+ * The target's host with its port when not the scheme's default: two services on one
+ * address are two targets in the log's filter and the overview's figures.
+ */
 function hostOf(url: string): string | null {
   try {
-    return new URL(url).hostname;
+    return new URL(url).host;
   } catch {
     return null;
   }

@@ -24,6 +24,10 @@ export interface ApiKeysTable {
   revoked_at: number | null;
   /** The key's first characters (migration 011), to tell keys apart; null for older keys. */
   prefix: string | null;
+  /** The account's name for the key (migration 017); null until given. */
+  name: string | null;
+  /** When the key last authenticated a request, to the minute (migration 017). */
+  last_used_at: number | null;
 }
 
 /**

@@ -2,8 +2,9 @@
  * The audit of every view of the console (console-audit-wide and -narrow .e2e.test.ts, one
  * file per size so each stays well inside the runner's time limit on a busy machine): in real
  * Chromium on the built dashboard served by the real service, an axe-core audit finds no
- * serious or critical violation, each view sets its own title, and none scrolls sideways. One
- * page per size and theme moves from view to view as a user would (hash routes).
+ * serious or critical violation, each view sets its own title, and none scrolls sideways; the
+ * same for the API reference at /docs. One page per size and theme moves from view to view as
+ * a user would (hash routes).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -69,6 +70,19 @@ export function auditLooks(looks: readonly (typeof LOOKS)[number][]): void {
               const targets = v.nodes.slice(0, 3).map((n) => n.target.join(' '));
               problems.push(`${where}: ${v.id} (${v.impact}) at ${targets.join(', ')}`);
             }
+          }
+          // The API reference is a page the service serves too: the same bar.
+          await page.goto(`${service.baseUrl}/docs`);
+          await page.locator('h1').waitFor();
+          const docsOverflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          if (docsOverflow > 0) problems.push(`/docs ${look.label}: ${docsOverflow}px sideways`);
+          const docs = await new AxeBuilder({ page }).analyze();
+          for (const v of docs.violations) {
+            if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+            const targets = v.nodes.slice(0, 3).map((n) => n.target.join(' '));
+            problems.push(`/docs ${look.label}: ${v.id} (${v.impact}) at ${targets.join(', ')}`);
           }
         } finally {
           await context.close();

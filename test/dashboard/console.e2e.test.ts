@@ -127,7 +127,9 @@ describe('the console', () => {
             },
           ).then((r) => r.arrayBuffer());
         }
-        await page.goto(`${service.baseUrl}/#/requests?host=127.0.0.1`);
+        await page.goto(
+          `${service.baseUrl}/#/requests?host=${encodeURIComponent(new URL(site.origin).host)}`,
+        );
         await page.getByTestId('log-more').waitFor();
         assert.equal(await page.getByTestId('log-row').count(), 50);
         await page.getByTestId('log-more').click();

@@ -3,8 +3,8 @@
  * by the real service (seconds allowed in cron for this test, SCHEDULE_ALLOW_SECONDS), which
  * runs the schedule against a fixture page on loopback. Set a schedule with its readable
  * preview, see its next runs, change it, watch scheduled runs marked in the history, pause
- * it, see next and last run in the list, resume and remove it; a bad cron shows the
- * server's text. The UI is built into its own folder (DASHBOARD_DIR), so this file and the
+ * it, see next and last run in the list (on the schedule's clock, labelled), resume and
+ * remove it; a bad cron's preview says exactly what a save says (the service checks both). The UI is built into its own folder (DASHBOARD_DIR), so this file and the
  * main dashboard e2e may build at the same time.
  */
 import assert from 'node:assert/strict';
@@ -96,14 +96,27 @@ describe('dashboard: workflow schedules', () => {
     });
   });
 
-  test('a bad cron shows the preview error, and the server text on save', async () => {
-    await page.getByLabel('Cron (minute hour day month weekday)').fill('61 * * * *');
-    await page.waitForFunction(() =>
-      /minute/i.test(document.querySelector('[data-testid="schedule-preview"]')?.textContent ?? ''),
-    );
-    await page.getByTestId('schedule-save').click();
-    const error = (await page.getByTestId('schedule-error').textContent()) ?? '';
-    assert.equal(error, 'Invalid cron expression: Invalid value for minute: 61');
+  test('a bad cron: the preview says what a save says, word for word, in our words', async () => {
+    const preview = page.getByTestId('schedule-preview');
+    for (const [cron, error] of [
+      [
+        '61 * * * *',
+        'Invalid cron expression: the minute field "61" is not valid (use 0-59, *, a list 1,15, a range 1-5 or a step */10)',
+      ],
+      [
+        '0 9 * *',
+        'Invalid cron expression: expected 5 fields (minute hour day-of-month month day-of-week) or a shorthand such as @hourly, got 4',
+      ],
+    ] as const) {
+      await page.getByLabel('Cron (minute hour day month weekday)').fill(cron);
+      await page.waitForFunction(
+        (text) => document.querySelector('[data-testid="schedule-preview"]')?.textContent === text,
+        error,
+      );
+      await page.getByTestId('schedule-save').click();
+      await page.getByTestId('schedule-error').getByText(error, { exact: true }).waitFor();
+      assert.equal(await preview.textContent(), error);
+    }
   });
 
   test('changed to every second, its runs appear in the history marked as scheduled', async () => {
@@ -130,12 +143,16 @@ describe('dashboard: workflow schedules', () => {
     await page.locator('[data-testid="schedule-state"][data-state="paused"]').waitFor();
     assert.equal(await page.getByTestId('schedule-next-runs').textContent(), 'none');
     assert.equal(await page.getByTestId('schedule-toggle').textContent(), 'Resume');
+    // Both times are on the schedule's clock, and say so.
+    const labels = await page.getByTestId('schedule-state').locator('dt').allTextContents();
+    assert.deepEqual(labels, ['Next runs (Europe/Berlin)', 'Last scheduled run (Europe/Berlin)']);
 
     await page.goto(`${service.baseUrl}/#/workflows`);
     const row = page.locator(`[data-workflow-id="${workflowId}"]`);
     await row.getByTestId('schedule-next').waitFor();
     assert.match((await row.getByTestId('schedule-next').textContent()) ?? '', /paused/);
     assert.match((await row.getByTestId('schedule-last').textContent()) ?? '', /success/);
+    assert.equal(await row.getByTestId('schedule-zone').textContent(), 'Europe/Berlin');
     await page.screenshot({ path: `${ROOT}test-output/dashboard-schedules/list.png` });
   });
 

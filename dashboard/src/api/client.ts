@@ -109,8 +109,12 @@ export class ApiClient {
     return this.json<ApiKeyInfo[]>('GET', '/api/keys');
   }
 
-  createKey(): Promise<NewApiKey> {
-    return this.json<NewApiKey>('POST', '/api/keys');
+  createKey(name?: string): Promise<NewApiKey> {
+    return this.json<NewApiKey>('POST', '/api/keys', name ? { name } : undefined);
+  }
+
+  renameKey(id: string, name: string | null): Promise<ApiKeyInfo> {
+    return this.json<ApiKeyInfo>('PATCH', `/api/keys/${enc(id)}`, { name });
   }
 
   revokeKey(id: string): Promise<unknown> {

@@ -61,5 +61,19 @@ export const putSchedule = (client: ApiClient, id: string, input: ScheduleInput)
 export const deleteSchedule = (client: ApiClient, id: string) =>
   call<Schedule>(client, 'DELETE', path(id));
 
+export interface SchedulePreview {
+  cron: string;
+  timezone: string;
+  nextRuns: string[];
+}
+
+/** A cron and zone checked by the service exactly as a save checks them; a 400 otherwise. */
+export const previewSchedule = (client: ApiClient, cron: string, timezone: string) =>
+  call<SchedulePreview>(
+    client,
+    'GET',
+    `/api/schedules/preview?${new URLSearchParams({ cron, timezone })}`,
+  );
+
 export const listSchedules = (client: ApiClient) =>
   call<Schedule[]>(client, 'GET', '/api/schedules');

@@ -193,13 +193,17 @@ export interface Usage {
 export interface ApiKeyInfo {
   id: string;
   prefix: string | null;
+  name: string | null;
   createdAt: string;
+  /** To the minute; null if never used. */
+  lastUsedAt: string | null;
   current: boolean;
 }
 
 export interface NewApiKey {
   id: string;
   prefix: string;
+  name: string | null;
   createdAt: string;
   /** Shown once. */
   key: string;

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { newStep, STEP_KINDS, type StepDraft, type StepKind } from '../lib/instruction-steps.js';
 import { StepInputs } from './step-inputs.js';
 
@@ -29,6 +30,8 @@ interface Props {
 
 /** Browser steps run in order; each can be changed, moved up or down, or removed. */
 export function InstructionsEditor({ steps, onChange }: Props) {
+  // The step just added takes focus, so typing after "Add wait" goes into its input.
+  const [added, setAdded] = useState<number | null>(null);
   const update = (key: number, patch: Partial<StepDraft>) =>
     onChange(steps.map((s) => (s.key === key ? { ...s, ...patch } : s)));
   const move = (i: number, by: -1 | 1) => {
@@ -65,7 +68,12 @@ export function InstructionsEditor({ steps, onChange }: Props) {
                       ))}
                     </select>
                   )}
-                  <StepInputs step={s} id={id} onChange={(patch) => update(s.key, patch)} />
+                  <StepInputs
+                    step={s}
+                    id={id}
+                    focusOnMount={s.key === added}
+                    onChange={(patch) => update(s.key, patch)}
+                  />
                 </div>
                 <div class="step-actions">
                   <button
@@ -103,7 +111,11 @@ export function InstructionsEditor({ steps, onChange }: Props) {
             key={k}
             type="button"
             title={HINT[k]}
-            onClick={() => onChange([...steps, newStep(k)])}
+            onClick={() => {
+              const step = newStep(k);
+              setAdded(step.key);
+              onChange([...steps, step]);
+            }}
           >
             Add {NAME[k]}
           </button>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiClient, errorText } from '../api/client.js';
 import type { Account, ApiKeyInfo, NewApiKey } from '../api/types.js';
 import { formatTime } from '../lib/format.js';
@@ -12,8 +12,9 @@ interface Props {
 }
 
 /**
- * The account's API keys (prefix, age, add, rotate, revoke) and the webhook signing secret
- * (reveal, rotate, a verification snippet). A new key is shown once, here, and never again.
+ * The account's API keys (name, prefix, age, last use; add, rename, rotate, revoke) and the
+ * webhook signing secret (reveal, rotate, a verification snippet). A new key is shown once,
+ * here, and never again: focus moves to it, so a keyboard or screen reader user lands on it.
  */
 export function KeysView({ client, account }: Props) {
   const [keys, setKeys] = useState<ApiKeyInfo[] | null>(null);
@@ -21,6 +22,9 @@ export function KeysView({ client, account }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [newName, setNewName] = useState('');
+  const freshBox = useRef<HTMLDivElement>(null);
 
   const load = useCallback(async () => {
     try {
@@ -32,11 +36,15 @@ export function KeysView({ client, account }: Props) {
   useEffect(() => {
     void load();
   }, [load]);
+  useEffect(() => {
+    if (fresh) freshBox.current?.focus();
+  }, [fresh]);
 
   const act = async (work: () => Promise<NewApiKey | unknown>) => {
     setBusy(true);
     setError(null);
     setConfirming(null);
+    setRenaming(null);
     try {
       const made = await work();
       if (made && typeof made === 'object' && 'key' in made) setFresh(made as NewApiKey);
@@ -56,7 +64,14 @@ export function KeysView({ client, account }: Props) {
         a hash of each key: a key is shown once, when it is made.
       </p>
       {fresh && (
-        <div class="notice key-once" role="status" data-testid="new-key">
+        <div
+          class="notice key-once"
+          role="status"
+          data-testid="new-key"
+          tabIndex={-1}
+          ref={freshBox}
+          aria-label="Your new key"
+        >
           <p>
             <strong>Your new key.</strong> Copy it now: it will not be shown again.
           </p>
@@ -79,21 +94,41 @@ export function KeysView({ client, account }: Props) {
       <div class="card">
         <div class="row spread wrap">
           <h2>Keys</h2>
-          <button
-            type="button"
-            class="primary"
-            disabled={busy}
-            onClick={() => act(() => client.createKey())}
+          <form
+            class="row wrap"
+            data-testid="key-create"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void act(async () => {
+                const made = await client.createKey(newName.trim() || undefined);
+                setNewName('');
+                return made;
+              });
+            }}
           >
-            Create a key
-          </button>
+            <label>
+              Name (optional)
+              <input
+                name="key-name"
+                value={newName}
+                maxLength={100}
+                placeholder="e.g. CI runner"
+                onInput={(e) => setNewName(e.currentTarget.value)}
+              />
+            </label>
+            <button type="submit" class="primary" disabled={busy}>
+              Create a key
+            </button>
+          </form>
         </div>
         {keys && (
           <table class="history keys" data-testid="keys-table">
             <thead>
               <tr>
+                <th scope="col">Name</th>
                 <th scope="col">Key</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -101,7 +136,19 @@ export function KeysView({ client, account }: Props) {
             </thead>
             <tbody>
               {keys.map((k) => (
-                <tr key={k.id} data-testid="key-row">
+                <tr key={k.id} data-testid="key-row" data-key-id={k.id}>
+                  <td data-label="Name" data-testid="key-name">
+                    {renaming === k.id ? (
+                      <RenameKey
+                        keyInfo={k}
+                        busy={busy}
+                        onSave={(name) => act(() => client.renameKey(k.id, name))}
+                        onCancel={() => setRenaming(null)}
+                      />
+                    ) : (
+                      (k.name ?? <span class="muted">unnamed</span>)
+                    )}
+                  </td>
                   <td data-label="Key">
                     <code class="mono">
                       {k.prefix ? `${k.prefix}…` : `key ${k.id.slice(0, 6)}`}
@@ -110,6 +157,9 @@ export function KeysView({ client, account }: Props) {
                   </td>
                   <td class="nowrap" data-label="Created">
                     {formatTime(k.createdAt)}
+                  </td>
+                  <td class="nowrap" data-label="Last used" data-testid="key-last-used">
+                    {formatTime(k.lastUsedAt)}
                   </td>
                   <td class="actions" data-label="Actions">
                     {confirming === k.id ? (
@@ -130,6 +180,14 @@ export function KeysView({ client, account }: Props) {
                       </span>
                     ) : (
                       <span class="row wrap">
+                        <button
+                          type="button"
+                          disabled={busy}
+                          aria-label={`Rename key ${k.prefix ?? k.id}`}
+                          onClick={() => setRenaming(k.id)}
+                        >
+                          Rename
+                        </button>
                         <button
                           type="button"
                           disabled={busy}
@@ -162,6 +220,45 @@ export function KeysView({ client, account }: Props) {
       </div>
       <WebhookSecret client={client} />
     </section>
+  );
+}
+
+/** A key's name, edited in its row; it takes focus when it opens. Empty clears the name. */
+function RenameKey(props: {
+  keyInfo: ApiKeyInfo;
+  busy: boolean;
+  onSave: (name: string | null) => void;
+  onCancel: () => void;
+}) {
+  const { keyInfo: k } = props;
+  const [name, setName] = useState(k.name ?? '');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  return (
+    <form
+      class="row wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSave(name.trim() || null);
+      }}
+    >
+      <input
+        ref={input}
+        value={name}
+        maxLength={100}
+        aria-label={`Name of key ${k.prefix ?? k.id}`}
+        onInput={(e) => setName(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') props.onCancel();
+        }}
+      />
+      <button type="submit" disabled={props.busy}>
+        Save
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
 

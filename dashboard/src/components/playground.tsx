@@ -43,10 +43,12 @@ export function Playground({ client, onRan, onSaved }: Props) {
     return () => clearInterval(timer);
   }, [started]);
 
-  // On a narrow screen the result is below the form: bring it into view and focus it.
+  // Focus goes to the result's heading (the Send button is disabled while it runs, which
+  // drops focus to the body); on a narrow screen the result is below the form: scroll to it.
   useEffect(() => {
     if (!outcome) return;
-    resultRef.current?.focus({ preventScroll: true });
+    const heading = resultRef.current?.querySelector<HTMLElement>('#pg-result-title');
+    (heading ?? resultRef.current)?.focus({ preventScroll: true });
     if (window.matchMedia('(max-width: 1099px)').matches) {
       resultRef.current?.scrollIntoView({ block: 'start' });
     }
@@ -178,6 +180,9 @@ export function Playground({ client, onRan, onSaved }: Props) {
               )}
               {outcome && (
                 <>
+                  <h2 id="pg-result-title" tabIndex={-1}>
+                    Result
+                  </h2>
                   <ResultActions outcome={outcome} />
                   <ResultPreview outcome={outcome} />
                 </>

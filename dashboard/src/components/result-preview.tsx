@@ -150,7 +150,7 @@ function ImagePreview({ blob }: { blob: Blob }) {
           Download
         </a>
       </p>
-      <div class="shot">
+      <div class="shot" {...scrollable('Screenshot')}>
         <img src={url} alt="Screenshot of the scraped page" data-testid="preview-screenshot" />
       </div>
     </>

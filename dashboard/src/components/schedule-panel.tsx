@@ -4,13 +4,13 @@ import { errorText } from '../api/client.js';
 import {
   deleteSchedule,
   getSchedule,
+  previewSchedule,
   putSchedule,
   type Schedule,
   type ScheduleInput,
 } from '../api/schedule-client.js';
 import type { Workflow } from '../api/types.js';
-import { formatTime } from '../lib/format.js';
-import { browserZone, inZone, previewSchedule } from '../lib/schedule-text.js';
+import { browserZone, cronWords, inZone, zoneLabel } from '../lib/schedule-text.js';
 
 interface Props {
   client: ApiClient;
@@ -18,6 +18,45 @@ interface Props {
 }
 
 const SHORTHANDS = ['@hourly', '@daily', '@weekly', '@monthly'];
+
+/** Keystrokes closer than this share one check by the service. */
+const PREVIEW_DELAY_MS = 250;
+
+type Preview = { text: string } | { error: string };
+
+/**
+ * The form's expression and zone as the service checks them (the parser a save uses, the
+ * same refusals in the same words), in words with their next runs in the schedule's zone.
+ */
+function usePreview(client: ApiClient, cron: string, timezone: string): Preview | null {
+  const [preview, setPreview] = useState<Preview | null>(null);
+  useEffect(() => {
+    if (!cron.trim()) {
+      setPreview({ error: 'Enter a cron expression, e.g. 0 9 * * 1-5 or @daily' });
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(async () => {
+      try {
+        const checked = await previewSchedule(client, cron, timezone.trim() || 'UTC');
+        const words = cronWords(checked.cron) ?? checked.cron;
+        const next = checked.nextRuns.slice(0, 3).map((at) => inZone(at, checked.timezone));
+        if (current) {
+          setPreview({
+            text: `${words} (${zoneLabel(checked.timezone)}); next: ${next.join(', ') || 'never'}`,
+          });
+        }
+      } catch (err) {
+        if (current) setPreview({ error: errorText(err) });
+      }
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [client, cron, timezone]);
+  return preview;
+}
 
 /**
  * A workflow's schedule: set or change it with a live preview of its words and next due
@@ -30,6 +69,7 @@ export function SchedulePanel({ client, workflow }: Props) {
   const [timezone, setTimezone] = useState(browserZone());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const preview = usePreview(client, cron, timezone);
 
   const load = useCallback(async () => {
     try {
@@ -77,7 +117,6 @@ export function SchedulePanel({ client, workflow }: Props) {
   }
   if (schedule === undefined && !error) return <p aria-live="polite">Loading…</p>;
 
-  const preview = previewSchedule(cron, timezone);
   return (
     <section class="schedule" data-testid="schedule-panel" aria-labelledby="schedule-title">
       <h2 id="schedule-title">Schedule</h2>
@@ -117,9 +156,7 @@ export function SchedulePanel({ client, workflow }: Props) {
           />
         </label>
         <p class="schedule-preview" data-testid="schedule-preview" aria-live="polite">
-          {'error' in preview
-            ? preview.error
-            : `${preview.text}; next: ${preview.next.map((d) => inZone(d, timezone)).join(', ') || 'never'}`}
+          {preview === null ? 'Checking…' : 'error' in preview ? preview.error : preview.text}
         </p>
         <div class="row wrap">
           <button type="submit" class="primary" disabled={busy} data-testid="schedule-save">
@@ -175,7 +212,7 @@ function ScheduleState({ schedule: s }: { schedule: Schedule }) {
       )}
       <dl class="facts">
         <div>
-          <dt>Next runs</dt>
+          <dt>Next runs ({zoneLabel(s.timezone)})</dt>
           <dd data-testid="schedule-next-runs">
             {s.nextRuns.length > 0
               ? s.nextRuns.map((at) => inZone(at, s.timezone)).join(', ')
@@ -183,9 +220,11 @@ function ScheduleState({ schedule: s }: { schedule: Schedule }) {
           </dd>
         </div>
         <div>
-          <dt>Last scheduled run</dt>
-          <dd>
-            {s.lastRun ? `${formatTime(s.lastRun.scheduledFor)}: ${s.lastRun.status}` : 'none yet'}
+          <dt>Last scheduled run ({zoneLabel(s.timezone)})</dt>
+          <dd data-testid="schedule-last-run">
+            {s.lastRun
+              ? `${inZone(s.lastRun.scheduledFor, s.timezone)}: ${s.lastRun.status}`
+              : 'none yet'}
           </dd>
         </div>
       </dl>

@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import { SCROLL_DIRECTIONS, type ScrollDirection } from '../api/types.js';
 import type { StepDraft } from '../lib/instruction-steps.js';
 
@@ -6,13 +7,24 @@ interface Props {
   /** Prefix of the inputs' ids, unique per step. */
   id: string;
   onChange: (patch: Partial<StepDraft>) => void;
+  /** Focus the step's first field once it is shown (a step just added). */
+  focusOnMount?: boolean;
 }
 
 /** Suggestions only: press takes any key name Playwright knows, with modifiers. */
 const KEYS = ['Enter', 'Tab', 'Escape', 'Space', 'ArrowDown', 'ArrowUp', 'PageDown', 'End'];
 
 /** The inputs of one step, by kind; an opaque step's JSON, read-only, under `${id}-saved`. */
-export function StepInputs({ step: s, id, onChange }: Props) {
+export function StepInputs({ step: s, id, onChange, focusOnMount }: Props) {
+  useEffect(() => {
+    if (!focusOnMount) return;
+    // The fields are siblings of the step's kind select, known by their ids' prefix.
+    const fields = ['input', 'select', 'textarea'].map((tag) => `${tag}[id^="${id}-"]`);
+    const first = [...document.querySelectorAll<HTMLElement>(fields.join(', '))].find(
+      (el) => el.id !== `${id}-kind`,
+    );
+    first?.focus();
+  }, [focusOnMount, id]);
   const line = (
     field: 'selector' | 'text' | 'keyName',
     label: string,

@@ -1,40 +1,20 @@
 /**
- * A schedule in words and its next due times, computed in the browser while the user types
- * (cronstrue for the words, croner for the times: the server checks with croner too).
+ * A schedule in words and its times labelled with their zone. The service checks the
+ * expression (GET /api/schedules/preview, the parser a save uses): the browser only puts a
+ * checked expression into words (cronstrue), so it never accepts what a save refuses.
  */
-import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
 
-export interface SchedulePreview {
-  /** e.g. "At 09:00 (Europe/Berlin)". */
-  text: string;
-  /** The next due times, as instants. */
-  next: Date[];
-}
-
-/** The preview, or an error text when the expression or zone cannot be read. */
-export function previewSchedule(
-  cron: string,
-  timezone: string,
-  count = 3,
-): SchedulePreview | { error: string } {
-  const expression = cron.trim().replace(/\s+/g, ' ');
-  if (!expression) return { error: 'Enter a cron expression, e.g. 0 9 * * 1-5 or @daily' };
+/** A checked expression in words, e.g. "At 09:00"; null when cronstrue cannot say it. */
+export function cronWords(cron: string): string | null {
   try {
-    const job = new Cron(expression, {
-      paused: true,
-      timezone: timezone.trim() || 'UTC',
-      fixedTimeRule: 'no-wildcard',
-    });
-    const next = job.nextRuns(count);
-    const words = cronstrue.toString(expression, { use24HourTimeFormat: true });
-    return { text: `${words} (${timezone.trim() || 'UTC'})`, next };
-  } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+    return cronstrue.toString(cron, { use24HourTimeFormat: true });
+  } catch {
+    return null;
   }
 }
 
-/** An instant as wall-clock time in the schedule's zone, e.g. "Mon 27 Nov, 09:00". */
+/** An instant as wall-clock time in a zone, e.g. "Mon 27 Nov, 09:00". */
 export function inZone(date: Date | string, timezone: string): string {
   try {
     return new Intl.DateTimeFormat(undefined, {
@@ -54,4 +34,12 @@ export function inZone(date: Date | string, timezone: string): string {
 /** The browser's own zone, the form's default. */
 export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * The label that says which clock a time is on: the schedule's zone, or the browser's
+ * ("your time") when the two differ, so times side by side never mix clocks unlabelled.
+ */
+export function zoneLabel(timezone: string, own = browserZone()): string {
+  return timezone === own ? `${timezone}, your time` : timezone;
 }

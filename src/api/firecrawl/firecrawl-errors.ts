@@ -53,6 +53,7 @@ const appCodes: Record<ErrorCode, [number, string]> = {
   KEY_NOT_FOUND: [404, 'NOT_FOUND'],
   LAST_KEY: [400, 'BAD_REQUEST'],
   TOO_MANY_KEYS: [400, 'BAD_REQUEST'],
+  ONLY_KEY_NAME: [400, 'BAD_REQUEST'],
   BAD_REQUEST: [400, 'BAD_REQUEST'],
   URL_REQUIRED: [400, 'BAD_REQUEST'],
   JSON_TOO_DEEP: [400, 'BAD_REQUEST'],

@@ -87,14 +87,46 @@ function fieldsOf(cron: string, rules: ScheduleRules): { text: string; mode: '5-
   return { text: fields.join(' '), mode: '5-part' };
 }
 
+/** Each field's name and what it takes, in the order of a 6-part expression. */
+const FIELD_RULES: readonly [name: string, takes: string][] = [
+  ['second', '0-59'],
+  ['minute', '0-59'],
+  ['hour', '0-23'],
+  ['day-of-month', '1-31'],
+  ['month', '1-12 or JAN-DEC'],
+  ['day-of-week', '0-7 or SUN-SAT'],
+];
+
+function compileRaw(text: string, mode: '5-part' | '6-part', timezone: string): Cron {
+  // no-wildcard: lists and ranges of fixed hours (`30 2,14 * * *`) are fixed-time jobs too,
+  // as in Vixie cron, so they run once across a DST change.
+  return new Cron(text, { paused: true, mode, timezone, fixedTimeRule: 'no-wildcard' });
+}
+
+/**
+ * Why croner refused an expression, in our words (its own texts vary in style and some are
+ * wrong, "Invalid value for day: 31" for a 32): the first field that fails on its own.
+ */
+function refusal(text: string, mode: '5-part' | '6-part'): string {
+  const fields = text.split(' ');
+  const rules = mode === '6-part' ? FIELD_RULES : FIELD_RULES.slice(1);
+  for (const [i, field] of fields.entries()) {
+    const alone = fields.map((f, j) => (j === i ? f : '*')).join(' ');
+    try {
+      compileRaw(alone, mode, 'UTC');
+    } catch {
+      const [name, takes] = rules[i] ?? ['', ''];
+      return `the ${name} field "${field}" is not valid (use ${takes}, *, a list 1,15, a range 1-5 or a step */10)`;
+    }
+  }
+  return 'its fields do not make a valid schedule';
+}
+
 function compile(text: string, mode: '5-part' | '6-part', timezone: string): Cron {
   try {
-    // no-wildcard: lists and ranges of fixed hours (`30 2,14 * * *`) are fixed-time jobs too,
-    // as in Vixie cron, so they run once across a DST change.
-    return new Cron(text, { paused: true, mode, timezone, fixedTimeRule: 'no-wildcard' });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw appError('INVALID_CRON', message.replace(/^Cron\w*:\s*/, ''));
+    return compileRaw(text, mode, timezone);
+  } catch {
+    throw appError('INVALID_CRON', refusal(text, mode));
   }
 }
 

@@ -66,6 +66,13 @@ export const ScheduleBodySchema = Type.Object(
   },
 );
 
+export const SchedulePreviewSchema = Type.Object({
+  cron: Type.String({ description: 'As it would be stored: trimmed, fields single-spaced' }),
+  timezone: Type.String({ description: "The zone's canonical IANA name" }),
+  nextRuns: Type.Array(Type.String({ format: 'date-time' })),
+});
+export type SchedulePreviewJson = Static<typeof SchedulePreviewSchema>;
+
 export interface ScheduleServiceOptions {
   rules: ScheduleRules;
   /** Compiled expressions, shared with the scheduler. */
@@ -118,6 +125,19 @@ export class ScheduleService {
     return rows.map(({ workflow_name: _name, archived, ...row }) =>
       this.toJson(row, Number(archived) === 1),
     );
+  }
+
+  /**
+   * A schedule checked exactly as a save would check it (same rules, same texts), and its
+   * next due times, without saving anything: the console's preview while the user types.
+   */
+  preview(cron: unknown, timezone: unknown): SchedulePreviewJson {
+    const schedule = parseCronSchedule(cron, timezone ?? 'UTC', this.options.rules, this.now());
+    return {
+      cron: schedule.cron,
+      timezone: schedule.timezone,
+      nextRuns: schedule.nextRuns(this.now(), this.shown).map(iso),
+    };
   }
 
   async put(accountId: string, workflowId: string, body: unknown): Promise<ScheduleJson> {

@@ -14,6 +14,7 @@ import * as reservationHolders from './013-reservation-holders.js';
 import * as keptResultsEncoding from './014-kept-results-encoding.js';
 import * as pgScrapeFunctions from './015-pg-scrape-functions.js';
 import * as uniqueAccountNames from './016-unique-account-names.js';
+import * as keyNames from './017-key-names.js';
 import * as extracts from './018-extracts.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
@@ -33,6 +34,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '014-kept-results-encoding': { up: (db) => keptResultsEncoding.up(db) },
     '015-pg-scrape-functions': { up: (db) => pgScrapeFunctions.up(db, dialect) },
     '016-unique-account-names': { up: (db) => uniqueAccountNames.up(db) },
+    '017-key-names': { up: (db) => keyNames.up(db) },
     '018-extracts': { up: (db) => extracts.up(db) },
   };
   return { getMigrations: async () => all };

@@ -7,17 +7,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { webhookSecretOf } from '../../../src/accounts/account-store.js';
 import { startService, type TestService } from '../../helpers/service.js';
+import { until } from '../../helpers/until.js';
 import { type Call, workflowClient } from '../../helpers/workflow-http.js';
 
 interface Key {
   id: string;
   prefix: string | null;
+  name: string | null;
   createdAt: string;
+  lastUsedAt: string | null;
   current: boolean;
 }
 interface NewKey {
   id: string;
   prefix: string;
+  name: string | null;
   key: string;
 }
 
@@ -114,6 +118,77 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         [400, { error: 'An account holds at most 10 active keys' }],
       );
       for (const id of made) assert.equal((await call('DELETE', `/api/keys/${id}`)).status, 200);
+    });
+
+    test('a key is named at its creation, renamed, and keeps its name when rotated', async () => {
+      const created = await call<NewKey>('POST', '/api/keys', { body: { name: '  CI runner ' } });
+      assert.equal(created.status, 200);
+      assert.equal(created.body.name, 'CI runner');
+      const named = async (id: string) =>
+        (await call<Key[]>('GET', '/api/keys')).body.find((k) => k.id === id)?.name;
+      assert.equal(await named(created.body.id), 'CI runner');
+      const renamed = await call<Key>('PATCH', `/api/keys/${created.body.id}`, {
+        body: { name: 'Nightly export' },
+      });
+      assert.deepEqual([renamed.status, renamed.body.name], [200, 'Nightly export']);
+      const rotated = await call<NewKey>('POST', `/api/keys/${created.body.id}/rotate`);
+      assert.equal(rotated.body.name, 'Nightly export');
+      assert.equal(await named(rotated.body.id), 'Nightly export');
+      const cleared = await call<Key>('PATCH', `/api/keys/${rotated.body.id}`, {
+        body: { name: null },
+      });
+      assert.equal(cleared.body.name, null);
+      const unnamed = await call<NewKey>('POST', '/api/keys');
+      assert.equal(unnamed.body.name, null);
+      for (const id of [rotated.body.id, unnamed.body.id]) {
+        assert.equal((await call('DELETE', `/api/keys/${id}`)).status, 200);
+      }
+    });
+
+    test('a bad name is a 400 with its reason, and nothing is made', async () => {
+      const before = (await call<Key[]>('GET', '/api/keys')).body.length;
+      const bad: [string, string, unknown, string][] = [
+        ['POST', '/api/keys', { name: '' }, 'Name must be a string of 1 to 100 characters'],
+        [
+          'POST',
+          '/api/keys',
+          { name: 'x'.repeat(101) },
+          'Name must be a string of 1 to 100 characters',
+        ],
+        ['POST', '/api/keys', { name: 7 }, 'Name must be a string of 1 to 100 characters'],
+        ['POST', '/api/keys', { label: 'x' }, 'Only name can be set on a key'],
+        ['POST', '/api/keys', ['x'], 'Request body must be a JSON object'],
+      ];
+      const [mine] = (await call<Key[]>('GET', '/api/keys')).body;
+      bad.push(['PATCH', `/api/keys/${mine?.id}`, {}, 'Name is required!']);
+      for (const [method, path, body, error] of bad) {
+        const answer = await call(method, path, { body });
+        assert.deepEqual([answer.status, answer.body], [400, { error }], JSON.stringify(body));
+      }
+      const unknown = await call('PATCH', '/api/keys/0123456789abcdef', { body: { name: 'x' } });
+      assert.deepEqual([unknown.status, unknown.body], [404, { error: 'API key not found!' }]);
+      assert.equal((await call<Key[]>('GET', '/api/keys')).body.length, before);
+    });
+
+    test('a key is listed with the time it was last used, written once however many requests', async () => {
+      const created = await call<NewKey>('POST', '/api/keys');
+      const lastUsed = async () =>
+        (await call<Key[]>('GET', '/api/keys')).body.find((k) => k.id === created.body.id)
+          ?.lastUsedAt;
+      assert.equal(await lastUsed(), null);
+      const before = Date.now();
+      assert.equal(await accountStatus(created.body.key), 200);
+      // Written after the answer, with whatever else commits next.
+      await until(async () => (await lastUsed()) !== null, 10_000);
+      const first = Date.parse((await lastUsed()) ?? '');
+      assert.ok(first >= before - 1000 && first <= Date.now(), String(first));
+      const { store } = service.running;
+      const version = store.dataVersion();
+      for (let i = 0; i < 20; i++) assert.equal(await accountStatus(created.body.key), 200);
+      // On SQLite a write from any connection changes data_version: the reads above made none.
+      if (version !== null) assert.equal(store.dataVersion(), version);
+      assert.equal(Date.parse((await lastUsed()) ?? ''), first);
+      assert.equal((await call('DELETE', `/api/keys/${created.body.id}`)).status, 200);
     });
 
     test('reveals the webhook secret deliveries are signed with, and rotates it', async () => {

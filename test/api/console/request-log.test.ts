@@ -91,7 +91,9 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal(page.body.next, null);
       assert.equal(page.body.records[1]?.workflowId, created.body.id);
       assert.equal(page.body.records[3]?.id, oneOffId);
-      assert.equal(page.body.records[3]?.host, '127.0.0.1');
+      // The host keeps its port: two services on one address are two targets.
+      assert.equal(page.body.records[3]?.host, site.origin.slice('http://'.length));
+      assert.equal(page.body.records[2]?.host, `127.0.0.1:${deadPort}`);
 
       const detail = await call<{
         record: LogRecord;
@@ -119,6 +121,21 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         [noResult.status, noResult.body],
         [404, { error: 'No result is kept for this request' }],
       );
+    });
+
+    test("the host filter with a port finds that port's records only", async () => {
+      const host = site.origin.slice('http://'.length);
+      const byHost = async (h: string) =>
+        (await call<Page>('GET', `/api/requests?host=${encodeURIComponent(h)}`)).body.records.map(
+          (r) => [r.source, r.statusCode],
+        );
+      assert.deepEqual(await byHost(host), [
+        ['firecrawl', 200],
+        ['workflow', 200],
+        ['api', 200],
+      ]);
+      assert.deepEqual(await byHost(`127.0.0.1:${deadPort}`), [['api', 502]]);
+      assert.deepEqual(await byHost('127.0.0.1'), []);
     });
 
     test('filters by status, host, workflow, source, URL text and time, each exactly', async () => {
@@ -235,9 +252,10 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal(usage.body.outcomes.failed, 1);
       assert.deepEqual(
         usage.body.failing.map((t) => [t.host, t.failed]),
-        [['127.0.0.1', 1]],
+        [[`127.0.0.1:${deadPort}`, 1]],
       );
-      assert.equal(usage.body.slowest[0]?.host, '127.0.0.1');
+      const hosts = usage.body.slowest.map((t) => t.host);
+      assert.ok(hosts.includes(site.origin.slice('http://'.length)), hosts.join());
       assert.equal(usage.body.credits, 1000 - 3);
     });
   });

@@ -52,6 +52,10 @@ function localTime(iso: string, timeZone: string): string {
   }).format(new Date(iso));
 }
 
+/** What a refused field's message says it takes. */
+const TAKES = (range: string) =>
+  `is not valid (use ${range}, *, a list 1,15, a range 1-5 or a step */10)`;
+
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`workflow schedules over HTTP (${engine})`, {
     skip: engine === 'postgres' ? pgSkipReason : false,
@@ -154,7 +158,19 @@ for (const engine of ['sqlite', 'postgres'] as const) {
           { cron: '@sometimes' },
           'Invalid cron expression: unknown shorthand @sometimes (use @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly)',
         ],
-        [{ cron: '61 * * * *' }, 'Invalid cron expression: Invalid value for minute: 61'],
+        [{ cron: '61 * * * *' }, `Invalid cron expression: the minute field "61" ${TAKES('0-59')}`],
+        [
+          { cron: '0 0 32 * *' },
+          `Invalid cron expression: the day-of-month field "32" ${TAKES('1-31')}`,
+        ],
+        [
+          { cron: '0 9 * * MON-XYZ' },
+          `Invalid cron expression: the day-of-week field "MON-XYZ" ${TAKES('0-7 or SUN-SAT')}`,
+        ],
+        [
+          { cron: '0 9 * *' },
+          'Invalid cron expression: expected 5 fields (minute hour day-of-month month day-of-week) or a shorthand such as @hourly, got 4',
+        ],
         [{ cron: '0 0 30 2 *' }, 'Invalid cron expression: it never runs'],
         [{ cron: '@daily', timezone: 'Mars/Olympus' }, 'Unknown time zone: Mars/Olympus'],
         [{ cron: '@daily', timezone: 7 }, 'Unknown time zone: 7'],
@@ -169,6 +185,45 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         assert.deepEqual(answer.body, { error }, JSON.stringify(body));
       }
       assert.equal((await call('GET', path(workflow.id))).status, 404, 'nothing was saved');
+    });
+
+    test('the preview refuses exactly what a save refuses, in the same words, and saves nothing', async () => {
+      const workflow = await createWorkflow();
+      const preview = (query: Record<string, string>) =>
+        call<{ cron: string; timezone: string; nextRuns: string[] } | { error: string }>(
+          'GET',
+          `/api/schedules/preview?${new URLSearchParams(query)}`,
+        );
+      const refused: Record<string, string>[] = [
+        { cron: '0 0 * * * *' },
+        { cron: '0 9 * *' },
+        { cron: '61 * * * *' },
+        { cron: '0 0 32 * *' },
+        { cron: '@sometimes' },
+        { cron: '0 0 30 2 *' },
+        { cron: '*/2 * * * *' },
+        { cron: '@daily', timezone: 'Mars/Olympus' },
+        { cron: '' },
+      ];
+      for (const query of refused) {
+        const saved = await call('PUT', path(workflow.id), { body: query });
+        const previewed = await preview(query);
+        assert.equal(saved.status, 400, JSON.stringify(query));
+        assert.deepEqual(
+          [previewed.status, previewed.body],
+          [saved.status, saved.body],
+          JSON.stringify(query),
+        );
+      }
+      const ok = await preview({ cron: ' 0  9 * * 1-5 ', timezone: 'europe/berlin' });
+      assert.equal(ok.status, 200);
+      const body = ok.body as { cron: string; timezone: string; nextRuns: string[] };
+      assert.equal(body.cron, '0 9 * * 1-5');
+      assert.equal(body.timezone, 'Europe/Berlin');
+      assert.equal(body.nextRuns.length, 5);
+      assert.ok(body.nextRuns.every((at) => localTime(at, 'Europe/Berlin') === '09:00'));
+      assert.equal((await call('GET', path(workflow.id))).status, 404, 'nothing was saved');
+      assert.equal((await preview({ cron: '@daily' })).status, 200, 'UTC when no zone is given');
     });
 
     test('an archived workflow cannot be scheduled; its schedule shows no next runs', async () => {
