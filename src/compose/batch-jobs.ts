@@ -21,8 +21,8 @@ import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
 import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
 import type { Planner } from '../scrape/plan.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
-import type { RunInTransaction } from '../store/crawls.js';
 import type { Store } from '../store/db.js';
+import type { RunInTransaction } from '../store/in-transaction.js';
 import { JobQueue } from '../store/job-queue.js';
 
 /** The settings batches read (config.ts documents each and its default). */
