@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
+import { inTransaction } from '../store/in-transaction.js';
 import type { Database } from '../store/schema.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key.js';
 
@@ -61,7 +62,7 @@ async function insertKey(db: Kysely<Database>, accountId: string): Promise<NewKe
 }
 
 export async function createKey(db: Kysely<Database>, accountId: string): Promise<NewKey> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const keys = await activeKeys(trx, accountId);
     if (keys.length >= MAX_ACTIVE_KEYS) throw appError('TOO_MANY_KEYS', MAX_ACTIVE_KEYS);
     return insertKey(trx, accountId);
@@ -82,7 +83,7 @@ async function revokeIn(trx: Kysely<Database>, accountId: string, id: string, ke
 
 /** Revokes one key; the account's last active key cannot be revoked (it would lock it out). */
 export async function revokeKey(db: Kysely<Database>, accountId: string, id: string) {
-  await db.transaction().execute((trx) => revokeIn(trx, accountId, id, true));
+  await inTransaction(db, (trx) => revokeIn(trx, accountId, id, true));
 }
 
 /** Replaces one key by a new one, at once. */
@@ -91,7 +92,7 @@ export async function rotateKey(
   accountId: string,
   id: string,
 ): Promise<NewKey> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await revokeIn(trx, accountId, id, false);
     return insertKey(trx, accountId);
   });

@@ -11,6 +11,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../../store/ids.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { Database } from '../../store/schema.js';
 import type { AccountSlots } from './admission.js';
 
@@ -19,7 +20,7 @@ export function createPostgresAccountSlots(db: Kysely<Database>, nodeId: string)
     async tryAcquire(accountId, limit, ttlMs) {
       const id = newId();
       const now = Date.now();
-      const taken = await db.transaction().execute(async (trx) => {
+      const taken = await inTransaction(db, async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext(${accountId}))`.execute(trx);
         // Cast: parameters in an INSERT's SELECT list have no type of their own.
         const { rows } = await sql<{ id: string }>`
