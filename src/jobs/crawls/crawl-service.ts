@@ -16,9 +16,9 @@ import {
   type FirecrawlVersion,
   firecrawlScrapeOf,
 } from '../../firecrawl/scrape-request.js';
-import type { DocumentFetcher } from '../../map/document-fetcher.js';
 import { wellKnownOf } from '../../map/robots-sitemaps.js';
 import { crawlSitemaps, type SitemapCrawlLimits } from '../../map/sitemap-crawl.js';
+import type { DocumentFetcher } from '../../scrape/net/http-client.js';
 import { parseHttpUrlParam } from '../../scrape/params/http-url.js';
 import { insertBatch } from '../../store/batches.js';
 import {
