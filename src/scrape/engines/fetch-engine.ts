@@ -9,12 +9,8 @@ import { setImmediate } from 'node:timers/promises';
 import { BINARY_KINDS, contentKindOf } from '../../documents/content-kind.js';
 import { type AppError, appError, isAppError } from '../../errors.js';
 import { type DecodedBody, decodeBody } from '../net/charset.js';
-import {
-  type HttpClient,
-  type HttpDispatcher,
-  headerValue,
-  REDIRECT_STATUSES,
-} from '../net/http-client.js';
+import type { HttpClient, HttpDispatcher } from '../net/http-client.js';
+import { headerValue, REDIRECT_STATUSES } from '../net/http-response.js';
 import type { ProxyHealth } from '../net/proxy-health.js';
 import type { Session, SessionStore } from '../net/sessions.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../types.js';

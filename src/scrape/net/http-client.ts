@@ -5,7 +5,6 @@
  * decompression, and turns network failures into the catalog's errors. Built once by the
  * composition root and handed to every part that sends requests.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, request } from 'undici';
 import { appError } from '../../errors.js';
 import { DEFAULT_USER_AGENT, navigationHeaders } from '../engines/fetch/browser-headers.js';
@@ -13,6 +12,7 @@ import { createDispatchers, type Dispatchers } from '../engines/fetch/dispatcher
 import { toAppError } from '../engines/fetch/network-errors.js';
 import { bodyTooLarge, decompress, readLimited } from '../engines/fetch/read-body.js';
 import { acceptLanguage } from '../engines/identity/chrome-identity.js';
+import { headerValue, REDIRECT_STATUSES } from './http-response.js';
 import { assertPublicUrl, type GuardOptions, type LookupFn } from './ssrf-guard.js';
 
 export type { Dispatcher as HttpDispatcher } from 'undici';
@@ -89,13 +89,6 @@ export interface HttpClient {
 const DEFAULT_CONNECTIONS_PER_ORIGIN = 32;
 /** Redirects a document follows (sitemaps and robots.txt rarely need more than two). */
 const MAX_DOCUMENT_REDIRECTS = 5;
-export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-
-export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxBodyBytes = options.maxBodyBytes;
   const guard: GuardOptions = {
