@@ -50,6 +50,42 @@ module.exports = {
       from: { path: '^src/store/' },
       to: { path: '^src/(scrape|workflows|billing|accounts|jobs|api)/' },
     },
+    {
+      name: 'one-http-client',
+      comment:
+        'Outbound requests go through src/scrape/net/http-client.ts: only it, the fetch ' +
+        "engine's own parts (src/scrape/engines/fetch/) and the sessions' kept connection " +
+        'import undici, and nothing outside src/scrape/ reaches into the fetch engine. The ' +
+        "one exception is the operator's own model endpoint (src/models/chat-model.ts): an " +
+        "address from the settings, often on loopback (Ollama), never a caller's URL, so the " +
+        "address guard for callers' URLs does not apply to it.",
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot:
+          '^src/(scrape/(net/http-client[.]ts|net/sessions[.]ts|engines/fetch/)|models/chat-model[.]ts$)',
+      },
+      to: { path: '(^|/)node_modules/undici/|^undici$' },
+    },
+    {
+      name: 'fetch-internals-stay-in-scrape',
+      comment: "Only src/scrape/ imports the fetch engine's parts (src/scrape/engines/fetch/).",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/scrape/' },
+      to: { path: '^src/scrape/engines/fetch/' },
+    },
+    {
+      name: 'parts-built-by-the-root',
+      comment:
+        'Only the composition root (src/main.ts, src/compose/) builds the HTTP client and the ' +
+        'job queue; every other file takes them as types, handed in.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(main[.]ts$|compose/)' },
+      to: {
+        path: '^src/(scrape/net/http-client|store/job-queue)[.]ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
   ],
   options: {
     // Type-only imports count too (see above).

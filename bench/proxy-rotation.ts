@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'proxy-chain';
 import { ProxyAgent, request } from 'undici';
 import { createFetchEngine } from '../src/scrape/engines/fetch-engine.js';
+import { createHttpClient } from '../src/scrape/net/http-client.js';
 import { SessionStore } from '../src/scrape/net/sessions.js';
 import { DEFAULT_SCRAPE_OPTIONS } from '../src/scrape/params/index.js';
 import type { ProxyEndpoint, ScrapeRun } from '../src/scrape/types.js';
@@ -40,7 +41,10 @@ const endpoint: ProxyEndpoint = {
 };
 
 const sessions = new SessionStore();
-const engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes: 1 << 22, sessions });
+const engine = createFetchEngine({
+  http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 22 }),
+  sessions,
+});
 
 function run(sessionId: string | null): ScrapeRun {
   return {

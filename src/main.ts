@@ -26,13 +26,17 @@ import { CLOSE_MARGIN_MS, listenError, StartUp } from './compose/start-up.js';
 import { createWebhookDelivery } from './compose/webhook-delivery.js';
 import type { Config } from './config.js';
 import { createFirecrawlServices, type FirecrawlServices } from './firecrawl/door-services.js';
+import { createWebhookPoster } from './jobs/webhooks/post-webhook.js';
 import { createMapService } from './map/map-service.js';
 import { createChatModel } from './models/chat-model.js';
 import { createModelCalls } from './models/model-calls.js';
 import { loadPlaywright } from './scrape/engines/browser/chromium-process.js';
+import { createCachingLookup } from './scrape/net/dns-cache.js';
+import { createHttpClient } from './scrape/net/http-client.js';
 import { ScrapeUseCase } from './scrape/scrape-use-case.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
+import { JobQueue } from './store/job-queue.js';
 import { KeptResults } from './store/kept-results.js';
 import { purgeRequestResults } from './store/request-results.js';
 import { WorkflowService } from './workflows/workflow-service.js';
@@ -189,14 +193,22 @@ export async function startService(
     const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const metrics = createMetrics();
     const warnings: string[] = [];
-    const policy = options.addressPolicy ? { isAllowedAddress: options.addressPolicy } : {};
+    // The one HTTP client every part sends through (its address guard built here only);
+    // added before the parts that use it, so it closes after them.
+    const http = createHttpClient({
+      allowPrivateNetworks: config.allowPrivateNetworks,
+      maxBodyBytes: config.maxBodyBytes,
+      lookup: createCachingLookup(),
+      ...(options.addressPolicy ? { isAllowedAddress: options.addressPolicy } : {}),
+    });
+    startUp.add(() => http.close());
     // Known once listening (the bound port is part of the default); see releaseAtStart.
     let nodeName: string | null = null;
     let reportRefundError = (_error: unknown) => {};
     const lateRefunds = new LateRefunds((error) => reportRefundError(error));
     startUp.add(() => lateRefunds.close());
     const scrape = await startUp.build(
-      buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), policy),
+      buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), http),
       (parts) => parts.close(),
     );
     registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
@@ -222,7 +234,8 @@ export async function startService(
     const firecrawl = createFirecrawlServices(store, config);
     const map = createMapService({
       store,
-      guard: { allowPrivate: config.allowPrivateNetworks, ...policy },
+      http,
+      admission: scrape.admission,
       // A map costs what a plain fetch costs (1 credit by default, Firecrawl's price too).
       price: priceOf(config.pricing, false, 'datacenter'),
       maxDocumentBytes: config.maxBodyBytes,
@@ -231,9 +244,16 @@ export async function startService(
     });
     startUp.add(() => map.close());
     let reportJobError = (_error: unknown) => {};
+    // One queue for every job kind; claims and releases are relaxed units (a claim lost with
+    // the machine's power only leaves the job to be claimed again).
+    const jobs = new JobQueue(store.db, store.dialect, Date.now, (work) =>
+      store.transact(work, { durable: false }),
+    );
+    const post = createWebhookPoster({ http, timeoutMs: config.webhookTimeoutMs });
     const webhooks = createWebhookDelivery({
       store,
-      policy,
+      jobs,
+      post,
       scraper,
       nodeId,
       settings: config,
@@ -243,7 +263,9 @@ export async function startService(
     startUp.add(() => webhooks.stop(0));
     const batches = createBatchJobs({
       store,
-      policy,
+      jobs,
+      http,
+      post,
       scraper,
       planner: scrape.planner,
       firecrawl,
@@ -256,6 +278,7 @@ export async function startService(
       store,
       scraper,
       webhooks: webhooks.queue,
+      jobs,
       nodeId,
       settings: config,
       onError: (error) => reportJobError(error),

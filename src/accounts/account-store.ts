@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
+import { inTransaction } from '../store/in-transaction.js';
 import { preparedQuery } from '../store/prepared-query.js';
 import type { AccountsTable, Database } from '../store/schema.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, sameHash } from './api-key.js';
@@ -69,7 +70,7 @@ export async function createAccount(
     created_at: now,
   };
   const apiKey = generateApiKey();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     try {
       await trx.insertInto('accounts').values(row).execute();
     } catch (error) {
@@ -172,7 +173,7 @@ export async function countAccounts(db: Kysely<Database>): Promise<number> {
 export async function rotateApiKey(db: Kysely<Database>, accountId: string): Promise<string> {
   const apiKey = generateApiKey();
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .updateTable('api_keys')
       .set({ revoked_at: now })

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
+import { inTransaction } from '../store/in-transaction.js';
 import type { Database } from '../store/schema.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key.js';
 
@@ -75,7 +76,7 @@ export async function createKey(
   accountId: string,
   name: string | null = null,
 ): Promise<NewKey> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const keys = await activeKeys(trx, accountId);
     if (keys.length >= MAX_ACTIVE_KEYS) throw appError('TOO_MANY_KEYS', MAX_ACTIVE_KEYS);
     return insertKey(trx, accountId, name);
@@ -116,7 +117,7 @@ async function revokeIn(trx: Kysely<Database>, accountId: string, id: string, ke
 
 /** Revokes one key; the account's last active key cannot be revoked (it would lock it out). */
 export async function revokeKey(db: Kysely<Database>, accountId: string, id: string) {
-  await db.transaction().execute((trx) => revokeIn(trx, accountId, id, true));
+  await inTransaction(db, (trx) => revokeIn(trx, accountId, id, true));
 }
 
 /** Replaces one key by a new one, at once; the new one keeps the old one's name. */
@@ -125,7 +126,7 @@ export async function rotateKey(
   accountId: string,
   id: string,
 ): Promise<NewKey> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const old = await revokeIn(trx, accountId, id, false);
     return insertKey(trx, accountId, old.name);
   });

@@ -15,28 +15,23 @@ import { createCrawlFrontier } from '../jobs/crawls/crawl-frontier.js';
 import { type CrawlService, createCrawlService } from '../jobs/crawls/crawl-service.js';
 import { createRobotsRules } from '../jobs/crawls/robots-rules.js';
 import { JobWorker } from '../jobs/job-worker.js';
-import { createWebhookPoster } from '../jobs/webhooks/post-webhook.js';
-import { createDocumentFetcher } from '../map/document-fetcher.js';
-import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
-import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
+import type { WebhookPoster } from '../jobs/webhooks/post-webhook.js';
+import type { HttpClient } from '../scrape/net/http-client.js';
 import type { Planner } from '../scrape/plan.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
-import type { RunInTransaction } from '../store/crawls.js';
 import type { Store } from '../store/db.js';
-import { JobQueue } from '../store/job-queue.js';
+import type { RunInTransaction } from '../store/in-transaction.js';
+import type { JobQueue } from '../store/job-queue.js';
 
 /** The settings batches read (config.ts documents each and its default). */
 export type BatchSettings = Pick<
   Config,
-  | 'allowPrivateNetworks'
   | 'webhookBackoffMs'
-  | 'webhookTimeoutMs'
   | 'webhookDeliveryConcurrency'
   | 'jobLeaseMs'
   | 'jobPollMs'
   | 'batchScrapeConcurrency'
   | 'batchRetentionMs'
-  | 'maxBodyBytes'
   | 'crawlHostConcurrency'
   | 'crawlHostDelayMs'
   | 'crawlMaxUrls'
@@ -53,8 +48,12 @@ export interface BatchJobsOptions {
   /** Unique per process: lease owners are `<nodeId>/<kind>`. */
   nodeId: string;
   settings: BatchSettings;
-  /** The SSRF guard's address policy (tests; main.ts ServiceOptions.addressPolicy). */
-  policy?: Pick<GuardOptions, 'isAllowedAddress'>;
+  /** The service's one job queue (claims and releases in relaxed units). */
+  jobs: JobQueue;
+  /** The service's one HTTP client: robots.txt and sitemaps. */
+  http: Pick<HttpClient, 'get'>;
+  /** The service's one webhook sender. */
+  post: WebhookPoster;
   onError?: (error: unknown) => void;
 }
 
@@ -84,14 +83,8 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
   const { store, settings, onError } = options;
   // Writes a later durable commit (the settle, the page's end) flushes with it.
   const relaxed: RunInTransaction = (work) => store.transact(work, { durable: false });
-  const jobs = new JobQueue(store.db, store.dialect, Date.now, relaxed);
-  const guard = { allowPrivate: settings.allowPrivateNetworks, ...options.policy };
-  const dispatchers = createDispatchers(guard, 16);
-  const post = createWebhookPoster({
-    guard,
-    dispatcher: dispatchers.get(null),
-    timeoutMs: settings.webhookTimeoutMs,
-  });
+  const { jobs, post } = options;
+  const fetcher = options.http;
   const common = {
     queue: jobs,
     leaseMs: settings.jobLeaseMs,
@@ -105,7 +98,6 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     concurrency: settings.webhookDeliveryConcurrency,
     handler: eventDeliveryJobHandler({ db: store.db, post, backoffMs: settings.webhookBackoffMs }),
   });
-  const fetcher = createDocumentFetcher({ guard, maxBytes: settings.maxBodyBytes });
   const robots = createRobotsRules({ db: store.db, fetcher });
   const frontier = createCrawlFrontier({
     db: store.db,
@@ -174,8 +166,6 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     async stop(graceMs) {
       if (purgeTimer) clearInterval(purgeTimer);
       await Promise.all([lanes.stop(Math.min(graceMs, LANE_STOP_GRACE_MS)), events.stop(graceMs)]);
-      await dispatchers.close();
-      await fetcher.close();
     },
   };
 }

@@ -13,7 +13,7 @@ import { Scheduler } from '../jobs/schedules/scheduler.js';
 import type { WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
 import type { Store } from '../store/db.js';
-import { JobQueue } from '../store/job-queue.js';
+import type { JobQueue } from '../store/job-queue.js';
 
 /** The settings schedules read (config.ts documents each and its default). */
 export type ScheduleSettings = Pick<
@@ -32,6 +32,8 @@ export interface ScheduleJobsOptions {
   store: Store;
   scraper: ScrapeUseCase;
   webhooks: WebhookQueue;
+  /** The service's one job queue. */
+  jobs: JobQueue;
   /** Unique per process: the run worker's lease owner is `<nodeId>/schedule-run`. */
   nodeId: string;
   settings: ScheduleSettings;
@@ -48,7 +50,7 @@ export interface ScheduleJobs {
 
 export function createScheduleJobs(options: ScheduleJobsOptions): ScheduleJobs {
   const { store, settings, onError } = options;
-  const jobs = new JobQueue(store.db, store.dialect);
+  const { jobs } = options;
   const crons = new CronCache();
   const workerId = `${options.nodeId}/${RUN_JOB}`;
   const runs = new JobWorker({

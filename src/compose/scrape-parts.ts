@@ -29,11 +29,10 @@ import { ContentMemory } from '../scrape/engines/block-signatures.js';
 import { type BrowserBlockersHook, createBrowserEngine } from '../scrape/engines/browser/index.js';
 import { createFetchEngine } from '../scrape/engines/fetch-engine.js';
 import { FALLBACK_CHROME_VERSION } from '../scrape/engines/identity/chrome-identity.js';
-import { createCachingLookup } from '../scrape/net/dns-cache.js';
+import type { HttpClient } from '../scrape/net/http-client.js';
 import { createProxyHealth, type ProxyHealth } from '../scrape/net/proxy-health.js';
 import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
 import { SessionStore } from '../scrape/net/sessions.js';
-import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
 import { createOutputStage } from '../scrape/output/index.js';
 import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
@@ -87,20 +86,16 @@ export async function buildScrapeParts(
   store: Store,
   nodeId: string,
   warn: (msg: string) => void,
-  /** The SSRF guard's address policy (tests; main.ts ServiceOptions.addressPolicy). */
-  policy: Pick<GuardOptions, 'isAllowedAddress'> = {},
+  /** The service's one HTTP client (its address guard: the planner's and the browser's). */
+  http: HttpClient,
 ): Promise<ScrapeParts> {
   const proxyHealth = createProxyHealth();
   const sessions = new SessionStore();
   const pools = loadProxies(config, proxyHealth);
-  const lookup = createCachingLookup();
-  const guard = { allowPrivate: config.allowPrivateNetworks, lookup, ...policy };
+  const { guard } = http;
   const filters: FilterEngines | null = await loadFilters(config, warn);
   const fetch = createFetchEngine({
-    allowPrivateNetworks: config.allowPrivateNetworks,
-    maxBodyBytes: config.maxBodyBytes,
-    lookup,
-    ...policy,
+    http,
     chromeVersion: chromiumVersion(config.chromiumPath ?? DEFAULTS.chromiumPath),
     health: proxyHealth,
     sessions,
@@ -112,7 +107,8 @@ export async function buildScrapeParts(
     maxConcurrentPages: config.browserPages,
     maxBodyBytes: config.maxBodyBytes,
     settleMaxMs: config.renderSettleMaxMs,
-    guard: { lookup, ...policy },
+    // The browser decides allowPrivate itself (its own setting above): only how to check.
+    guard: { lookup: guard.lookup, isAllowedAddress: guard.isAllowedAddress },
     ...(hook ? { blockers: hook } : {}),
     health: proxyHealth,
     sessions,

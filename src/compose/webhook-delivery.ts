@@ -3,26 +3,21 @@
  * route hands prepared scrapes to, and two workers over the shared job table, one running
  * scrapes, one making delivery attempts.
  */
-import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { JobWorker } from '../jobs/job-worker.js';
 import { type AttemptOutcome, deliveryJobHandler } from '../jobs/webhooks/delivery-job.js';
 import { DELIVERY_JOB, SCRAPE_JOB } from '../jobs/webhooks/job-kinds.js';
-import { createWebhookPoster } from '../jobs/webhooks/post-webhook.js';
+import type { WebhookPoster } from '../jobs/webhooks/post-webhook.js';
 import { scrapeJobHandler } from '../jobs/webhooks/scrape-job.js';
 import { createWebhookQueue, type WebhookQueue } from '../jobs/webhooks/webhook-queue.js';
-import { createDispatchers } from '../scrape/engines/fetch/dispatchers.js';
-import type { GuardOptions } from '../scrape/net/ssrf-guard.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
 import type { Store } from '../store/db.js';
-import { JobQueue } from '../store/job-queue.js';
+import type { JobQueue } from '../store/job-queue.js';
 
 /** The settings delivery reads (config.ts documents each and its default). */
 export type WebhookSettings = Pick<
   Config,
-  | 'allowPrivateNetworks'
   | 'webhookBackoffMs'
-  | 'webhookTimeoutMs'
   | 'jobLeaseMs'
   | 'jobPollMs'
   | 'jobRetentionMs'
@@ -39,8 +34,10 @@ export interface WebhookDeliveryOptions {
   onError?: (error: unknown) => void;
   /** Told how each delivery attempt ended (the metrics). */
   onDeliveryAttempt?: (outcome: AttemptOutcome) => void;
-  /** The SSRF guard's address policy (tests; main.ts ServiceOptions.addressPolicy). */
-  policy?: Pick<GuardOptions, 'isAllowedAddress'>;
+  /** The service's one job queue. */
+  jobs: JobQueue;
+  /** The service's one webhook sender (over its one HTTP client). */
+  post: WebhookPoster;
 }
 
 export interface WebhookDelivery {
@@ -54,11 +51,7 @@ export interface WebhookDelivery {
 export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
   const { store, settings, onError } = options;
   const leaseMs = settings.jobLeaseMs;
-  const jobs = new JobQueue(store.db, store.dialect);
-  const guard = { allowPrivate: settings.allowPrivateNetworks, ...options.policy };
-  const dispatchers = createDispatchers(guard, 16);
-  const dispatcher: Dispatcher = dispatchers.get(null);
-  const post = createWebhookPoster({ guard, dispatcher, timeoutMs: settings.webhookTimeoutMs });
+  const { jobs, post } = options;
   const common = {
     queue: jobs,
     leaseMs,
@@ -119,7 +112,6 @@ export function createWebhookDelivery(options: WebhookDeliveryOptions): WebhookD
     async stop(graceMs) {
       if (purgeTimer) clearInterval(purgeTimer);
       await Promise.all([scrapes.stop(graceMs), deliveries.stop(graceMs)]);
-      await dispatchers.close();
     },
   };
 }

@@ -10,7 +10,7 @@
  */
 import { isAppError } from '../errors.js';
 import { decodeBody } from '../scrape/net/charset.js';
-import type { DocumentFetcher } from './document-fetcher.js';
+import type { DocumentFetcher } from '../scrape/net/http-client.js';
 import { forEachSliced } from './event-loop-slices.js';
 import { type PageFacts, pageFactsOf } from './page-links.js';
 import { sitemapsOfRobots, wellKnownOf } from './robots-sitemaps.js';

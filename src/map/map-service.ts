@@ -1,6 +1,8 @@
 /**
  * A map, as every door runs it: the address check (refused before anything is charged), the
- * reservation (402 before any fetch), the discovery (discover.ts) within its time, then the
+ * reservation (402 before any fetch), admission like any scrape (the account's and the
+ * node's concurrency: 429/503, refunded), the discovery (discover.ts) through the service's
+ * one HTTP client within its time, then the
  * charge, or the refund when the map failed (the site never answered, the caller's timeout
  * passed, the caller went away).
  *
@@ -18,11 +20,11 @@ import {
 } from '../billing/credit-ledger.js';
 import { LateRefunds } from '../billing/late-refunds.js';
 import { appError, isAppError } from '../errors.js';
-import { assertPublicUrl, type GuardOptions } from '../scrape/net/ssrf-guard.js';
+import type { Admission, Release } from '../scrape/admission/admission.js';
+import type { DocumentFetcher, HttpClient } from '../scrape/net/http-client.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { type DiscoveryLimits, discoverLinks } from './discover.js';
-import { createDocumentFetcher } from './document-fetcher.js';
 import type { MapRequest, MapResult } from './types.js';
 
 /** How long a map without the caller's `timeout` reads; then it answers what it found. */
@@ -35,7 +37,10 @@ export const MAX_MAP_TIMEOUT_MS = 300_000;
 
 export interface MapServiceOptions {
   store: Pick<Store, 'transact'>;
-  guard: GuardOptions;
+  /** The service's one HTTP client (its address guard checks every document's hop). */
+  http: Pick<HttpClient, 'checkAddress' | 'get'>;
+  /** The scrapes' admission: a map holds one of the account's and the node's slots. */
+  admission: Pick<Admission, 'admit'>;
   /** Credits a map costs. */
   price: number;
   /** MAX_BODY_BYTES: the largest document read (page, robots.txt, one sitemap). */
@@ -52,7 +57,7 @@ export interface MapServiceOptions {
 
 export interface MapService {
   map(
-    account: Pick<Account, 'id'>,
+    account: Pick<Account, 'id' | 'concurrencyLimit'>,
     request: MapRequest,
     requestId: string,
     signal?: AbortSignal,
@@ -61,9 +66,11 @@ export interface MapService {
 }
 
 export function createMapService(options: MapServiceOptions): MapService {
-  const { store, guard, price } = options;
+  const { store, http, price } = options;
   const lateRefunds = options.lateRefunds ?? new LateRefunds();
-  const fetcher = createDocumentFetcher({ guard, maxBytes: options.maxDocumentBytes });
+  const fetcher: DocumentFetcher = {
+    get: (url, request) => http.get(url, { ...request, maxBytes: options.maxDocumentBytes }),
+  };
   const limits: DiscoveryLimits = {
     maxDocuments: 50,
     maxDepth: 3,
@@ -77,12 +84,12 @@ export function createMapService(options: MapServiceOptions): MapService {
   const budgetMs = options.budgetMs ?? DEFAULT_MAP_BUDGET_MS;
 
   async function map(
-    account: Pick<Account, 'id'>,
+    account: Pick<Account, 'id' | 'concurrencyLimit'>,
     request: MapRequest,
     requestId: string,
     callerSignal?: AbortSignal,
   ): Promise<MapResult> {
-    await assertPublicUrl(request.url, guard);
+    await http.checkAddress(request.url);
     const strict = request.timeoutMs !== null;
     const ms = strict ? Math.min(request.timeoutMs as number, MAX_MAP_TIMEOUT_MS) : budgetMs;
     const holder = options.nodeName?.() ?? null;
@@ -107,7 +114,9 @@ export function createMapService(options: MapServiceOptions): MapService {
       if (deadline.aborted && (strict || error !== undefined)) return appError('TIMED_OUT', ms);
       return error;
     };
+    let release: Release | null = null;
     try {
+      release = await options.admission.admit(account.id, account.concurrencyLimit, ms);
       const links = await discoverLinks(request, { fetcher, limits }, signal);
       const late = failure();
       if (late) throw late;
@@ -125,14 +134,19 @@ export function createMapService(options: MapServiceOptions): MapService {
         throw databaseUnavailable();
       }
       throw failure(error);
+    } finally {
+      const free = release;
+      await free?.().catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) throw error;
+        lateRefunds.retry(free);
+      });
     }
   }
 
   return {
     map,
-    close: () => {
+    close: async () => {
       lateRefunds.close();
-      return fetcher.close();
     },
   };
 }

@@ -10,7 +10,7 @@
  * between slices when one ran long: a caller's work per URL (parse, scope, dedupe) over
  * 50,000 entries would otherwise hold the loop for a second.
  */
-import type { DocumentFetcher } from './document-fetcher.js';
+import type { DocumentFetcher } from '../scrape/net/http-client.js';
 import { eventLoopSlices } from './event-loop-slices.js';
 import { MAX_SITEMAP_ENTRIES, readSitemap } from './sitemap-document.js';
 

@@ -12,7 +12,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { Parser } from 'htmlparser2';
-import { decompress } from '../scrape/engines/fetch/read-body.js';
+import { decompress } from '../scrape/net/http-response.js';
 import { eventLoopSlices } from './event-loop-slices.js';
 
 export type SitemapDocument =

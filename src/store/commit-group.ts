@@ -19,6 +19,7 @@
  * each still commits or fails on its own.
  */
 import { type Kysely, sql } from 'kysely';
+import { inTransaction } from './in-transaction.js';
 import type { Database } from './schema.js';
 
 export type TransactionWork<T> = (trx: Kysely<Database>) => Promise<T>;
@@ -162,7 +163,7 @@ export class CommitGroup {
     return this.db.connection().execute(async (connection) => {
       await sql`PRAGMA synchronous = NORMAL`.execute(connection);
       try {
-        return await connection.transaction().execute(work);
+        return await inTransaction(connection, work);
       } finally {
         await sql`PRAGMA synchronous = FULL`.execute(connection);
       }

@@ -2,12 +2,7 @@
  * A crawl's rows beyond its batch (migration 009): the `crawls` row, the frontier (the
  * crawl's `batch_pages`, one per normalised URL) and `crawl_hosts`, the politeness every
  * crawl and node shares.
- *
- * Taking a page is one transaction: the next queued page of the crawl whose host is free
- * (`FOR UPDATE SKIP LOCKED` on PostgreSQL), then the host's row locked, its pages running
- * (on every crawl and node) counted and its `next_at` checked, and only then the page marked
- * running and the host's next start pushed back by its delay. Two nodes taking pages of one
- * host queue on the host's row, so the per-host bound holds across nodes.
+ * Row queries only: what a crawl decides (politeness, redirects) is in jobs/crawls/.
  */
 import { type Kysely, sql } from 'kysely';
 import type { BatchPagesTable } from './batches.js';
@@ -200,190 +195,189 @@ export async function stateOfKey(
   return row?.state ?? null;
 }
 
-/**
- * Within a page's ending transaction: the page `pageId` ended on `target` (a redirect).
- * `keep`: the page stands for that URL, which joins the crawl's keys as a `redirected` row
- * (when new) or stops being a page of its own (when it was only queued, never loaded);
- * `duplicate`: another row has, or is loading, that URL's content.
- */
-export async function landRedirect(
+/** The crawl's row for a normalised URL, if any. */
+export async function rowOfKey(
   db: Kysely<Database>,
   batchId: string,
-  pageId: string,
-  target: FrontierUrl,
-): Promise<'keep' | 'duplicate'> {
-  const t = crawlTables(db);
-  // Writing the batch's row first takes its lock (PostgreSQL): pages ending together, and
-  // links joining the frontier, decide one after the other.
-  await t
+  normUrl: string,
+): Promise<{ id: string; state: string } | undefined> {
+  return crawlTables(db)
+    .selectFrom('batch_pages')
+    .select(['id', 'state'])
+    .where('batch_id', '=', batchId)
+    .where('norm_url', '=', normUrl)
+    .executeTakeFirst();
+}
+
+/**
+ * Takes the crawl's batch row lock (PostgreSQL) by writing it: pages ending together, and
+ * links joining the frontier, decide one after the other.
+ */
+export async function lockCrawlRow(db: Kysely<Database>, batchId: string): Promise<void> {
+  await crawlTables(db)
     .updateTable('batches')
     .set((eb) => ({ total: eb('total', '+', 0) }))
     .where('id', '=', batchId)
     .execute();
-  const known = await t
+}
+
+/** Adds a redirect's target to the crawl's keys as a `redirected` row, after its last row. */
+export async function insertRedirectedKey(
+  db: Kysely<Database>,
+  batchId: string,
+  target: FrontierUrl,
+): Promise<void> {
+  const t = crawlTables(db);
+  const last = await t
     .selectFrom('batch_pages')
-    .select(['id', 'state'])
+    .select((eb) => eb.fn.max('idx').as('idx'))
     .where('batch_id', '=', batchId)
-    .where('norm_url', '=', target.normUrl)
     .executeTakeFirst();
-  if (known?.id === pageId) return 'keep';
-  if (!known) {
-    const last = await t
-      .selectFrom('batch_pages')
-      .select((eb) => eb.fn.max('idx').as('idx'))
-      .where('batch_id', '=', batchId)
-      .executeTakeFirst();
-    const idx = Number(last?.idx ?? -1) + 1;
-    await t
-      .insertInto('batch_pages')
-      .values({
-        id: `${batchId}.${idx}`,
-        batch_id: batchId,
-        idx,
-        url: target.url,
-        norm_url: target.normUrl,
-        host: target.host,
-        depth: target.depth,
-        state: 'redirected',
-        credits: 0,
-        retries: 0,
-      })
-      .execute();
-    return 'keep';
-  }
-  if (known.state !== 'queued') return 'duplicate';
+  const idx = Number(last?.idx ?? -1) + 1;
+  await t
+    .insertInto('batch_pages')
+    .values({
+      id: `${batchId}.${idx}`,
+      batch_id: batchId,
+      idx,
+      url: target.url,
+      norm_url: target.normUrl,
+      host: target.host,
+      depth: target.depth,
+      state: 'redirected',
+      credits: 0,
+      retries: 0,
+    })
+    .execute();
+}
+
+/**
+ * Marks a queued row `redirected` (no longer a page of the crawl, so out of its total);
+ * false when it was no longer queued.
+ */
+export async function redirectQueuedRow(
+  db: Kysely<Database>,
+  batchId: string,
+  rowId: string,
+): Promise<boolean> {
+  const t = crawlTables(db);
   const dropped = await t
     .updateTable('batch_pages')
     .set({ state: 'redirected' })
-    .where('id', '=', known.id)
+    .where('id', '=', rowId)
     .where('state', '=', 'queued')
     .executeTakeFirst();
-  if (Number(dropped.numUpdatedRows) === 0) return 'duplicate';
+  if (Number(dropped.numUpdatedRows) === 0) return false;
   await t
     .updateTable('batches')
     .set((eb) => ({ total: eb('total', '-', 1) }))
     .where('id', '=', batchId)
     .execute();
-  return 'keep';
+  return true;
 }
 
-export interface Politeness {
-  /** Pages of one host running at once, on every crawl and node. */
-  hostConcurrency: number;
-  /** The delay between two starts on the host, for this crawl. */
-  delayMs(host: string): number;
-}
-
-export type TakeAnswer =
-  | { type: 'page'; page: BatchPage }
-  /** Pages are queued, but their hosts are busy or waiting: try again at `runAt`. */
-  | { type: 'wait'; runAt: number }
-  /** Nothing queued; pages may still be running (and discover more). */
-  | { type: 'empty'; running: number };
-
-/** How long a lane waits before looking again when nothing can start. */
-const IDLE_WAIT_MS = 200;
-
-/** Runs a unit of work in a transaction (the store's transact, or Kysely's own). */
-export type RunInTransaction = <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
-
-export async function takeCrawlPage(
+/** Hosts whose next start is after `now`. */
+export async function hostsWaiting(
   db: Kysely<Database>,
-  dialect: Dialect,
-  batchId: string,
-  lane: number,
-  politeness: Politeness,
-  transaction: RunInTransaction = (work) => db.transaction().execute(work),
-): Promise<TakeAnswer> {
-  const t = crawlTables(db);
-  const now = Date.now();
-  // Hosts that cannot start a page now: a hint, checked again under the host's lock.
-  const busy = new Set<string>();
-  const waiting = await t
+  now: number,
+): Promise<{ host: string; nextAt: number }[]> {
+  const rows = await crawlTables(db)
     .selectFrom('crawl_hosts')
     .select(['host', 'next_at'])
     .where('next_at', '>', now)
     .execute();
-  let soonest = Number.POSITIVE_INFINITY;
-  for (const row of waiting) {
-    busy.add(row.host);
-    soonest = Math.min(soonest, Number(row.next_at));
-  }
-  const full = await t
+  return rows.map((row) => ({ host: row.host, nextAt: Number(row.next_at) }));
+}
+
+/** Hosts running at least `bound` pages, over every crawl. */
+export async function hostsRunningAtLeast(db: Kysely<Database>, bound: number): Promise<string[]> {
+  const rows = await crawlTables(db)
     .selectFrom('batch_pages')
     .select(['host', (eb) => eb.fn.countAll().as('n')])
     .where('state', '=', 'running')
     .where('host', 'is not', null)
     .groupBy('host')
-    .having((eb) => eb.fn.countAll(), '>=', politeness.hostConcurrency)
+    .having((eb) => eb.fn.countAll(), '>=', bound)
     .execute();
-  for (const row of full) if (row.host) busy.add(row.host);
+  return rows.flatMap((row) => (row.host ? [row.host] : []));
+}
 
-  const answer = await transaction(async (trx) => {
-    const c = crawlTables(trx);
-    let next = c
-      .selectFrom('batch_pages')
-      .select(['id', 'host', 'not_before'])
-      .where('batch_id', '=', batchId)
-      .where('state', '=', 'queued')
-      .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', now)]))
-      .orderBy('idx')
-      .limit(1);
-    if (busy.size > 0) next = next.where('host', 'not in', [...busy]);
-    const candidate = await (dialect === 'postgres'
-      ? next.forUpdate().skipLocked()
-      : next
-    ).executeTakeFirst();
-    if (!candidate?.host) return null;
-    const host = candidate.host;
-    await c
-      .insertInto('crawl_hosts')
-      .values({ host, next_at: 0, backoff_ms: 0 })
-      .onConflict((oc) => oc.column('host').doNothing())
-      .execute();
-    let hostRow = c.selectFrom('crawl_hosts').select(['next_at']).where('host', '=', host);
-    if (dialect === 'postgres') hostRow = hostRow.forUpdate();
-    const locked = await hostRow.executeTakeFirstOrThrow();
-    if (Number(locked.next_at) > now)
-      return { type: 'wait', runAt: Number(locked.next_at) } as const;
-    const running = await c
-      .selectFrom('batch_pages')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('state', '=', 'running')
-      .where('host', '=', host)
-      .executeTakeFirstOrThrow();
-    if (Number(running.n) >= politeness.hostConcurrency) {
-      return { type: 'wait', runAt: now + IDLE_WAIT_MS } as const;
-    }
-    const row = await c
-      .updateTable('batch_pages')
-      .set({ state: 'running', lane })
-      .where('id', '=', candidate.id)
-      .where('state', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) return null;
-    const delay = politeness.delayMs(host);
-    if (delay > 0) {
-      await c
-        .updateTable('crawl_hosts')
-        .set({ next_at: now + delay })
-        .where('host', '=', host)
-        .execute();
-    }
-    return { type: 'page', page: toPage(row as never) } as const;
-  });
-  if (answer) return answer;
+/**
+ * The crawl's first queued page due by `now` on none of the `busy` hosts; on PostgreSQL
+ * locked, skipping rows another node is taking.
+ */
+export async function nextQueuedPage(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  batchId: string,
+  now: number,
+  busy: ReadonlySet<string>,
+): Promise<{ id: string; host: string | null } | undefined> {
+  let next = crawlTables(trx)
+    .selectFrom('batch_pages')
+    .select(['id', 'host'])
+    .where('batch_id', '=', batchId)
+    .where('state', '=', 'queued')
+    .where((eb) => eb.or([eb('not_before', 'is', null), eb('not_before', '<=', now)]))
+    .orderBy('idx')
+    .limit(1);
+  if (busy.size > 0) next = next.where('host', 'not in', [...busy]);
+  return (dialect === 'postgres' ? next.forUpdate().skipLocked() : next).executeTakeFirst();
+}
 
-  // Nothing startable: is anything queued at all (later, or on a busy host)? One statement
-  // (one snapshot): two would miss a page ending between them with its links just queued.
-  const open = await openPagesOf(db, batchId);
-  if (open.queued > 0) {
-    const later = open.soonest === null ? now + IDLE_WAIT_MS : open.soonest;
-    const runAt = Math.max(now + 20, Math.min(soonest, later, now + IDLE_WAIT_MS));
-    return { type: 'wait', runAt };
-  }
-  return { type: 'empty', running: open.running };
+/**
+ * The host's row, created if new and locked (PostgreSQL) till the transaction ends, with
+ * its pages running on every crawl and node: two nodes taking pages of one host queue here.
+ */
+export async function lockHost(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  host: string,
+): Promise<{ nextAt: number; running: number }> {
+  const c = crawlTables(trx);
+  await c
+    .insertInto('crawl_hosts')
+    .values({ host, next_at: 0, backoff_ms: 0 })
+    .onConflict((oc) => oc.column('host').doNothing())
+    .execute();
+  let hostRow = c.selectFrom('crawl_hosts').select(['next_at']).where('host', '=', host);
+  if (dialect === 'postgres') hostRow = hostRow.forUpdate();
+  const locked = await hostRow.executeTakeFirstOrThrow();
+  const running = await c
+    .selectFrom('batch_pages')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('state', '=', 'running')
+    .where('host', '=', host)
+    .executeTakeFirstOrThrow();
+  return { nextAt: Number(locked.next_at), running: Number(running.n) };
+}
+
+/** Marks a queued page running on `lane`; null when it was no longer queued. */
+export async function markPageRunning(
+  trx: Kysely<Database>,
+  pageId: string,
+  lane: number,
+): Promise<BatchPage | null> {
+  const row = await crawlTables(trx)
+    .updateTable('batch_pages')
+    .set({ state: 'running', lane })
+    .where('id', '=', pageId)
+    .where('state', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toPage(row as never) : null;
+}
+
+export async function setHostNextAt(
+  trx: Kysely<Database>,
+  host: string,
+  nextAt: number,
+): Promise<void> {
+  await crawlTables(trx)
+    .updateTable('crawl_hosts')
+    .set({ next_at: nextAt })
+    .where('host', '=', host)
+    .execute();
 }
 
 /** The crawl's pages queued and running, and the soonest `not_before`, read in one statement. */

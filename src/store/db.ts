@@ -12,6 +12,7 @@ import pg from 'pg';
 import { DEFAULTS } from '../config.js';
 import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
 import type { Dialect } from './dialect.js';
+import { inTransaction } from './in-transaction.js';
 import { migrate } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { FifoSqliteDialect } from './sqlite-fifo-dialect.js';
@@ -273,7 +274,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     transact: (work, unitOptions) =>
       group
         ? group.run(work, unitOptions)
-        : db.transaction().execute(async (trx) => {
+        : inTransaction(db, async (trx) => {
             // A relaxed unit does not wait for the server's log flush (what the embedded
             // engine's relaxed batches do); the next durable commit flushes it too.
             if (unitOptions?.durable === false)

@@ -8,6 +8,7 @@ import { appError } from '../errors.js';
 import { normalizeWorkflowConfig } from '../scrape/params/index.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
+import { inTransaction } from '../store/in-transaction.js';
 import { nextChangeSeq } from '../store/workflow-change-seq.js';
 import { WorkflowListCache } from './list-cache.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -92,9 +93,9 @@ export class WorkflowService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.db
-      .transaction()
-      .execute(async (trx) => insertWorkflow(trx, row, await nextChangeSeq(trx, accountId)));
+    await inTransaction(this.store.db, async (trx) =>
+      insertWorkflow(trx, row, await nextChangeSeq(trx, accountId)),
+    );
     return toWorkflowJson(row);
   }
 
@@ -153,7 +154,7 @@ export class WorkflowService {
     compute: (row: WorkflowRow) => Partial<WorkflowRow>,
   ): Promise<WorkflowJson> {
     const { db, dialect } = this.store;
-    return db.transaction().execute(async (trx) => {
+    return inTransaction(db, async (trx) => {
       // First: a refusal below rolls it back with everything else.
       const changeSeq = await nextChangeSeq(trx, accountId);
       const row = await findOwnedWorkflow(trx, accountId, id, dialect);
@@ -171,7 +172,7 @@ export class WorkflowService {
     id: string,
     archived: boolean,
   ): Promise<WorkflowJson> {
-    const row = await this.store.db.transaction().execute(async (trx) => {
+    const row = await inTransaction(this.store.db, async (trx) => {
       const changeSeq = await nextChangeSeq(trx, accountId);
       const found = await setArchived(trx, accountId, id, archived, this.now(), changeSeq);
       if (!found) throw appError('WORKFLOW_NOT_FOUND'); // rolls the number back too

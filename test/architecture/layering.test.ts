@@ -116,3 +116,20 @@ test('src/store/ imports nothing from scrape, workflows, billing, accounts, jobs
     report('store-below-the-pipeline'),
   );
 });
+
+test('outbound requests go through the one HTTP client (only it imports undici)', () => {
+  assert.equal(violationsOf('one-http-client').length, 0, report('one-http-client'));
+  assert.equal(
+    violationsOf('fetch-internals-stay-in-scrape').length,
+    0,
+    report('fetch-internals-stay-in-scrape'),
+  );
+});
+
+test('only the composition root builds the HTTP client and the job queue', () => {
+  assert.equal(
+    violationsOf('parts-built-by-the-root').length,
+    0,
+    report('parts-built-by-the-root'),
+  );
+});

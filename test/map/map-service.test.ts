@@ -12,10 +12,15 @@ import { createAccount } from '../../src/accounts/account-store.js';
 import { appError } from '../../src/errors.js';
 import { createMapService, type MapServiceOptions } from '../../src/map/map-service.js';
 import type { MapRequest } from '../../src/map/types.js';
+import { createAdmission, createMemoryAccountSlots } from '../../src/scrape/admission/admission.js';
+import { createHttpClient } from '../../src/scrape/net/http-client.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { newId } from '../../src/store/ids.js';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
 
+const openHttp = createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20 });
+const guardedHttp = createHttpClient({ allowPrivateNetworks: false, maxBodyBytes: 1 << 20 });
+const admission = createAdmission(createMemoryAccountSlots(), 8);
 let store: Store;
 let dir: string;
 const sites: FixtureSite[] = [];
@@ -26,7 +31,7 @@ before(async () => {
   store = await openStore({ databaseUrl: null, dataDir: dir });
 });
 after(async () => {
-  await Promise.all([...sites, ...services].map((part) => part.close()));
+  await Promise.all([...sites, ...services, openHttp, guardedHttp].map((part) => part.close()));
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -68,7 +73,8 @@ async function ledgerOf(requestId: string) {
 function service(options: Partial<MapServiceOptions> = {}) {
   const created = createMapService({
     store,
-    guard: { allowPrivate: true },
+    http: openHttp,
+    admission,
     price: 1,
     maxDocumentBytes: 1024 * 1024,
     ...options,
@@ -157,14 +163,39 @@ describe('credits', () => {
   });
 });
 
+describe('admission', () => {
+  it('holds one of the account scrape slots: at its limit a map is a 429, refunded', async () => {
+    const target = await site();
+    const owner = await account(10);
+    const held = await admission.admit(owner.id, owner.concurrencyLimit, 10_000);
+    try {
+      const id = newId();
+      const error = await rejection(service().map(owner, request(target.url('/')), id));
+      assert.equal(error.code, 'TOO_MANY_CONCURRENT');
+      assert.equal(target.totalHits(), 0, 'nothing fetched');
+      assert.deepEqual(await ledgerOf(id), ['reserve -1', 'refund 1']);
+    } finally {
+      await held();
+    }
+    assert.equal(admission.inFlightFor(owner.id), 0);
+    await service().map(owner, request(target.url('/')), newId());
+    assert.equal(admission.inFlightFor(owner.id), 0, 'the map freed its slot');
+  });
+});
+
 describe('the SSRF guard', () => {
   // 127.0.0.1 plays a public address; every other one is refused (nothing listens there).
-  const guard = { allowPrivate: false, isAllowedAddress: (ip: string) => ip === '127.0.0.1' };
+  const http = createHttpClient({
+    allowPrivateNetworks: false,
+    maxBodyBytes: 1 << 20,
+    isAllowedAddress: (ip: string) => ip === '127.0.0.1',
+  });
+  after(() => http.close());
 
   it('refuses a refused start address before reserving', async () => {
     const owner = await account(10);
     const id = newId();
-    const error = await rejection(service({ guard }).map(owner, request('http://127.0.0.2/'), id));
+    const error = await rejection(service({ http }).map(owner, request('http://127.0.0.2/'), id));
     assert.equal(error.code, 'URL_NOT_ALLOWED');
     assert.deepEqual(await ledgerOf(id), []);
   });
@@ -174,7 +205,7 @@ describe('the SSRF guard', () => {
     const owner = await account(10);
     const id = newId();
     const start = target.url('/redirect/to?url=http://127.0.0.2:8080/inside');
-    const error = await rejection(service({ guard }).map(owner, request(start), id));
+    const error = await rejection(service({ http }).map(owner, request(start), id));
     assert.equal(error.code, 'URL_NOT_ALLOWED');
     assert.deepEqual(await ledgerOf(id), ['reserve -1', 'refund 1']);
   });
@@ -184,7 +215,7 @@ describe('the SSRF guard', () => {
     const sitemaps = ['http://127.0.0.2:8080/s.xml', target.url('/ok.xml')];
     serve(target, '/robots.txt', sitemaps.map((s) => `Sitemap: ${s}`).join('\n'), 'text/plain');
     serve(target, '/ok.xml', urlset([target.url('/from-ok')]));
-    const { links } = await service({ guard }).map(
+    const { links } = await service({ http }).map(
       await account(),
       request(target.url('/')),
       newId(),

@@ -12,6 +12,7 @@ import iconv from 'iconv-lite';
 import { htmlToMarkdown } from '../../src/markdown/index.js';
 import { createFetchEngine, type FetchEngine } from '../../src/scrape/engines/fetch-engine.js';
 import { decodeBody } from '../../src/scrape/net/charset.js';
+import { createHttpClient } from '../../src/scrape/net/http-client.js';
 import { fetchPlan } from '../scrape/engines/fetch-plan.js';
 
 /** Prose in each encoding's script: long enough to be the main content, and to sniff. */
@@ -76,7 +77,9 @@ before(async () => {
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes: 1024 * 1024 });
+  engine = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1024 * 1024 }),
+  });
 });
 after(async () => {
   await engine.close();

@@ -11,6 +11,7 @@ import { type Account, createAccount, getAccount } from '../../src/accounts/acco
 import { buildScrapeParts, type ScrapeParts } from '../../src/compose/scrape-parts.js';
 import { loadConfig } from '../../src/config.js';
 import { appError } from '../../src/errors.js';
+import { createHttpClient } from '../../src/scrape/net/http-client.js';
 import { parseScraperRequest } from '../../src/scrape/params/index.js';
 import { ScrapeUseCase } from '../../src/scrape/scrape-use-case.js';
 import { openStore, type Store } from '../../src/store/db.js';
@@ -30,7 +31,11 @@ before(async () => {
   site.html('/', '<!doctype html><title>Use case</title><p>Hello from the fixture</p>');
   const config = loadConfig({ DATA_DIR: dir, ALLOW_PRIVATE_NETWORKS: 'true' });
   store = await openStore({ databaseUrl: null, dataDir: dir });
-  parts = await buildScrapeParts(config, store, 'use-case-test', () => {});
+  const http = createHttpClient({
+    allowPrivateNetworks: true,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  parts = await buildScrapeParts(config, store, 'use-case-test', () => {}, http);
   scraper = new ScrapeUseCase({
     store,
     planner: parts.planner,

@@ -25,6 +25,7 @@ import { readFailedPages } from '../../store/batches-pages.js';
 import { purgeCrawls } from '../../store/crawls.js';
 import type { Store } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import { batchWebhookOf, queueBatchEvent, type WebhookInput } from './batch-events.js';
 import { batchWebhookOfRow } from './batch-options.js';
@@ -158,7 +159,7 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
       );
       const target = { batchId: id, accountId: account.id, webhook };
       let events = 0;
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await insertBatch(
           trx,
           {
@@ -223,7 +224,7 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
       const batch = await owned(accountId, id);
       if (!batch) return null;
       let events = 0;
-      const cancelled = await db.transaction().execute(async (trx) => {
+      const cancelled = await inTransaction(db, async (trx) => {
         if (!(await stopBatch(trx, id, 'cancelled', null))) return false;
         const target = {
           batchId: id,

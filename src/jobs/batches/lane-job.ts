@@ -26,8 +26,9 @@ import {
   setPageSeq,
   takeNextPage,
 } from '../../store/batches-pages.js';
-import { openPagesOf, type RunInTransaction, type TakeAnswer } from '../../store/crawls.js';
+import { openPagesOf } from '../../store/crawls.js';
 import type { Dialect } from '../../store/dialect.js';
+import { inTransaction, type RunInTransaction } from '../../store/in-transaction.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import type { Database } from '../../store/schema.js';
 import { isSettled } from '../../store/webhook-results.js';
@@ -43,6 +44,13 @@ import { type PageRedirects, type PageRunDeps, type PageStep, runPage } from './
  * politely, checked against robots.txt, and each ended page's links grow the frontier in the
  * transaction that ends it. Null on a node without crawls (tests of batches).
  */
+export type TakeAnswer =
+  | { type: 'page'; page: BatchPage }
+  /** Pages are queued, but their hosts are busy or waiting: try again at `runAt`. */
+  | { type: 'wait'; runAt: number }
+  /** Nothing queued; pages may still be running (and discover more). */
+  | { type: 'empty'; running: number };
+
 export interface LaneFrontier {
   take(batch: Batch, lane: number): Promise<TakeAnswer>;
   /** Before a taken page runs: an ending (robots.txt disallows it), or null to run it. */
@@ -90,7 +98,7 @@ class LeaseLost extends Error {}
 class StillOpen extends Error {}
 
 function transactionOf(deps: LaneJobDeps): RunInTransaction {
-  return deps.transact ?? ((work) => deps.db.transaction().execute(work));
+  return deps.transact ?? ((work) => inTransaction(deps.db, work));
 }
 
 export function laneJobHandler(deps: LaneJobDeps): JobHandler {

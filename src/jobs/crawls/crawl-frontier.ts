@@ -1,8 +1,8 @@
 /**
  * The frontier as a crawl's lanes use it (batches/lane-job.ts calls these for a crawl):
  *
- * - take: the next queued page whose host may start one (store/crawls.ts takeCrawlPage:
- *   per-host concurrency and delay across every crawl and node)
+ * - take: the next queued page whose host may start one (take-page.ts: per-host
+ *   concurrency and delay across every crawl and node, decided in crawl-decisions.ts)
  * - check: robots.txt (robots-rules.ts), unless the crawl opted out (operator's setting)
  * - throttled: a 429 or 503 answer is not kept; the page goes back to the queue and its host
  *   waits, on every node: the answer's Retry-After (seconds or an HTTP date, at most
@@ -30,21 +30,27 @@ import {
   getCrawl,
   hostBackoff,
   hostRecovered,
-  landRedirect,
-  type RunInTransaction,
   requeuePage,
   slowHostDown,
   stateOfKey,
-  takeCrawlPage,
 } from '../../store/crawls.js';
 import type { Dialect } from '../../store/dialect.js';
+import type { RunInTransaction } from '../../store/in-transaction.js';
 import type { Database } from '../../store/schema.js';
 import type { LaneFrontier } from '../batches/lane-job.js';
 import type { StoredPage } from '../batches/page-result.js';
 import type { PageEnding, PageRedirects } from '../batches/page-run.js';
+import {
+  hostDelayMs,
+  landedOnAnotherPage,
+  nextBackoffMs,
+  throttledUntil,
+} from './crawl-decisions.js';
 import { type CrawlOptions, crawlScopeOf } from './crawl-options.js';
 import { normaliseCrawlUrl } from './crawl-url.js';
+import { landRedirect } from './land-redirect.js';
 import type { RobotsRules } from './robots-rules.js';
+import { takeCrawlPage } from './take-page.js';
 
 export interface CrawlSettings {
   /** CRAWL_HOST_CONCURRENCY: pages of one host running at once, all crawls and nodes. */
@@ -59,8 +65,6 @@ export interface CrawlSettings {
 export const MAX_LINKS_PER_PAGE = 5_000;
 /** Times a page is retried after a 429 or 503 before that answer is its result. */
 export const THROTTLE_RETRIES = 3;
-const MIN_BACKOFF_MS = 1_000;
-const MAX_BACKOFF_MS = 60_000;
 const THROTTLE_STATUSES = new Set([429, 503]);
 /** The longest Retry-After a crawl honours (a host asking for a day waits this long). */
 export const MAX_RETRY_AFTER_MS = 10 * 60_000;
@@ -133,10 +137,11 @@ export function createCrawlFrontier(deps: {
         {
           hostConcurrency: settings.hostConcurrency,
           delayMs: (host) =>
-            Math.max(
+            hostDelayMs(
               options.delayMs,
               settings.hostDelayMs,
               options.ignoreRobotsTxt ? 0 : deps.robots.crawlDelayMs(host),
+              options.ignoreRobotsTxt,
             ),
         },
         deps.relaxed,
@@ -183,8 +188,9 @@ export function createCrawlFrontier(deps: {
           if (!ignoreRobotsTxt && !(await deps.robots.allowed(there.url, signal))) {
             return robotsBlocked(there.url);
           }
-          const other = await stateOfKey(db, batch.id, there.key, page.id);
-          if (other === null || other === 'queued') return null;
+          if (!landedOnAnotherPage(await stateOfKey(db, batch.id, there.key, page.id))) {
+            return null;
+          }
           return {
             type: 'end',
             state: 'redirected',
@@ -221,12 +227,9 @@ export function createCrawlFrontier(deps: {
     async requeue(trx, page, retryAfter) {
       const host = page.host ?? new URL(page.url).host;
       const now = Date.now();
-      const backoff = Math.min(
-        MAX_BACKOFF_MS,
-        Math.max(MIN_BACKOFF_MS, (await hostBackoff(trx, host)) * 2),
-      );
+      const backoff = nextBackoffMs(await hostBackoff(trx, host));
       // The host said how long: that, not our guess (the doubling goes on if it says nothing).
-      const until = now + (retryAfterMs(retryAfter, now) ?? backoff);
+      const until = throttledUntil(now, retryAfterMs(retryAfter, now), backoff);
       await slowHostDown(trx, host, backoff, until);
       await requeuePage(trx, page.id, until);
     },

@@ -16,9 +16,9 @@ import {
   type FirecrawlVersion,
   firecrawlScrapeOf,
 } from '../../firecrawl/scrape-request.js';
-import type { DocumentFetcher } from '../../map/document-fetcher.js';
 import { wellKnownOf } from '../../map/robots-sitemaps.js';
 import { crawlSitemaps, type SitemapCrawlLimits } from '../../map/sitemap-crawl.js';
+import type { DocumentFetcher } from '../../scrape/net/http-client.js';
 import { parseHttpUrlParam } from '../../scrape/params/http-url.js';
 import { insertBatch } from '../../store/batches.js';
 import {
@@ -32,6 +32,7 @@ import {
 } from '../../store/crawls.js';
 import type { Store } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import { batchWebhookOf, queueBatchEvent, type WebhookInput } from '../batches/batch-events.js';
 import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from '../batches/job-kinds.js';
@@ -187,7 +188,7 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
       );
       const target = { batchId: id, accountId: account.id, kind: 'crawl' as const, webhook };
       let events = 0;
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await insertBatch(
           trx,
           {

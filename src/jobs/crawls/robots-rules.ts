@@ -10,7 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import robotsParserModule from 'robots-parser';
-import type { DocumentFetcher } from '../../map/document-fetcher.js';
+import type { DocumentFetcher } from '../../scrape/net/http-client.js';
 import { saveRobots, storedRobots } from '../../store/crawls.js';
 import type { Database } from '../../store/schema.js';
 

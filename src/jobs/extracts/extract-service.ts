@@ -122,7 +122,7 @@ async function pagesOf(
       continue;
     }
     const found = await deps.map.map(
-      { id: row.accountId },
+      { id: row.accountId, concurrencyLimit: request.concurrencyLimit },
       {
         url: target.url,
         search: null,

@@ -8,6 +8,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
 import type { Store } from '../../store/db.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import {
   deleteSchedule,
   findWorkflowArchived,
@@ -146,7 +147,7 @@ export class ScheduleService {
     if (archived) throw appError('WORKFLOW_ARCHIVED');
     const input = parseBody(body);
     const now = this.now();
-    const saved = await db.transaction().execute(async (trx) => {
+    const saved = await inTransaction(db, async (trx) => {
       const before = await getSchedule(trx, accountId, workflowId);
       const schedule = parseCronSchedule(
         input.cron ?? before?.cron,
@@ -190,7 +191,7 @@ export class ScheduleService {
   async remove(accountId: string, workflowId: string): Promise<ScheduleJson> {
     await this.workflow(accountId, workflowId);
     const { db } = this.store;
-    const row = await db.transaction().execute(async (trx) => {
+    const row = await inTransaction(db, async (trx) => {
       const before = await getSchedule(trx, accountId, workflowId);
       if (!before) throw appError('SCHEDULE_NOT_FOUND');
       await deleteSchedule(trx, accountId, workflowId);

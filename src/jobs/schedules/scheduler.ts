@@ -13,6 +13,7 @@
  *   times within that window run as usual; archived workflows' due times pass without a run.
  */
 import type { Store } from '../../store/db.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import { claimDueSchedules, type DueSchedule, earliestNextRun } from '../../store/schedules.js';
 import type { CronCache } from './cron-schedule.js';
@@ -139,7 +140,7 @@ export class Scheduler {
       const now = this.clock();
       const earliest = await earliestNextRun(store.db);
       if (earliest === null || earliest > now) return total;
-      const { claimed, enqueued } = await store.db.transaction().execute(async (trx) => {
+      const { claimed, enqueued } = await inTransaction(store.db, async (trx) => {
         const rows = await claimDueSchedules(trx, store.dialect, now, this.batchSize);
         const runs: { id: string; payload: RunPayload; runAt: number }[] = [];
         const byNext = new Map<number | null, string[]>();

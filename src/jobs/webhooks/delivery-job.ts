@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { webhookSecretOf } from '../../accounts/account-store.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import { setWebhookState, type WebhookState } from '../../store/run-records.js';
 import type { Database } from '../../store/schema.js';
@@ -65,7 +66,7 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
    */
   const end = async (job: ClaimedJob, state: WebhookState): Promise<JobOutcome> => {
     const payload = job.payload as DeliveryPayload;
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       const jobs = deps.jobs.within(trx);
       const held =
         state.status === 'delivered'
@@ -84,7 +85,7 @@ export function deliveryJobHandler(deps: DeliveryJobDeps): JobHandler {
     const payload = job.payload as DeliveryPayload;
     const error = state.lastError ?? 'retry';
     const runAt = Date.now() + retryDelayMs(job.attempts, backoffMs);
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       if (!(await deps.jobs.within(trx).retry(job.id, job.lockedBy, runAt, error))) return;
       await setWebhookState(trx, payload.requestId, state);
     });

@@ -1,12 +1,11 @@
 /**
  * One delivery attempt: the address passes the SSRF guard again (DNS may have changed since
- * the request was accepted), then `POST` through a dispatcher whose sockets connect only to
- * addresses the guard vetted (no rebinding between check and connect), within the timeout.
- * Redirects are not followed: a 3xx is an answer like any other non-2xx.
+ * the request was accepted), then `POST` through the service's HTTP client, whose sockets
+ * connect only to addresses the guard vetted (no rebinding between check and connect),
+ * within the timeout. Redirects are not followed: a 3xx is an answer like any other non-2xx.
  */
-import { type Dispatcher, request } from 'undici';
 import { isAppError } from '../../errors.js';
-import { assertPublicUrl, type GuardOptions } from '../../scrape/net/ssrf-guard.js';
+import type { HttpClient } from '../../scrape/net/http-client.js';
 import { isRetryableStatus, isSuccessStatus } from './retry-schedule.js';
 
 export interface WebhookPost {
@@ -21,9 +20,8 @@ export type AttemptResult =
   | { type: 'failed'; error: string };
 
 export interface WebhookPosterOptions {
-  guard: GuardOptions;
-  /** Guarded dispatcher (see scrape/engines/fetch/dispatchers.ts). */
-  dispatcher: Dispatcher;
+  /** The service's HTTP client (its address guard, its guarded connections). */
+  http: Pick<HttpClient, 'checkAddress' | 'send'>;
   /** WEBHOOK_TIMEOUT_MS: whole-attempt timeout (connect, send, answer). */
   timeoutMs: number;
 }
@@ -40,10 +38,10 @@ function networkReason(error: unknown): string {
 }
 
 export function createWebhookPoster(options: WebhookPosterOptions) {
-  const { timeoutMs } = options;
+  const { timeoutMs, http } = options;
   return async function post(delivery: WebhookPost, signal: AbortSignal): Promise<AttemptResult> {
     try {
-      await assertPublicUrl(delivery.url, options.guard);
+      await http.checkAddress(delivery.url);
     } catch (error) {
       // A name that no longer resolves may come back; a private address will not.
       if (isAppError(error) && error.code === 'URL_NOT_ALLOWED') {
@@ -53,11 +51,10 @@ export function createWebhookPoster(options: WebhookPosterOptions) {
     }
     const timeout = AbortSignal.timeout(timeoutMs);
     const send = () =>
-      request(delivery.url, {
+      http.send(delivery.url, {
         method: 'POST',
         body: delivery.body,
         headers: delivery.headers,
-        dispatcher: options.dispatcher,
         signal: AbortSignal.any([signal, timeout]),
       });
     try {
@@ -78,7 +75,12 @@ export function createWebhookPoster(options: WebhookPosterOptions) {
       if (timeout.aborted && !signal.aborted) {
         return { type: 'retry', error: `timed out after ${timeoutMs} ms` };
       }
-      if ((error as Error).name === 'AddressNotAllowedError' || hasNotAllowedCause(error)) {
+      const refused = isAppError(error) && error.code === 'URL_NOT_ALLOWED';
+      if (
+        refused ||
+        (error as Error).name === 'AddressNotAllowedError' ||
+        hasNotAllowedCause(error)
+      ) {
         return { type: 'failed', error: networkReason(error) };
       }
       return { type: 'retry', error: networkReason(error) };

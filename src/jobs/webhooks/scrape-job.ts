@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { appError, type ErrorCode } from '../../errors.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
 import type { Outcome, ScrapePlan } from '../../scrape/types.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
 import type { Database } from '../../store/schema.js';
 import { isSettled, loadResult, saveResult } from '../../store/webhook-results.js';
@@ -95,7 +96,7 @@ async function handOver(deps: ScrapeJobDeps, job: ClaimedJob, plan: ScrapePlan):
     workflowId: plan.workflowId,
     webhookUrl: plan.options.webhookUrl ?? '',
   };
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await jobs.within(trx).enqueue(DELIVERY_JOB, delivery, {
       id: deliveryJobId(plan.requestId),
       maxAttempts: WEBHOOK_MAX_ATTEMPTS,

@@ -7,6 +7,7 @@ import { pendingRecord } from '../../scrape/run-record-of.js';
 import type { ScrapePlan } from '../../scrape/types.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
+import { inTransaction } from '../../store/in-transaction.js';
 import type { JobQueue } from '../../store/job-queue.js';
 import { saveRunRecord } from '../../store/run-records.js';
 import { SCRAPE_JOB, SCRAPE_MAX_ATTEMPTS, scrapeJobId } from './job-kinds.js';
@@ -26,7 +27,7 @@ export function createWebhookQueue(
   return {
     async enqueue(plan) {
       try {
-        await store.db.transaction().execute(async (trx) => {
+        await inTransaction(store.db, async (trx) => {
           await saveRunRecord(trx, pendingRecord(plan));
           await jobs.within(trx).enqueue(SCRAPE_JOB, plan, {
             id: scrapeJobId(plan.requestId),

@@ -1,24 +1,22 @@
 /**
  * The plain-HTTP engine (render=false): GET the page like a desktop browser would, follow
  * redirects ourselves so every hop passes the SSRF guard, undo compression, bound the body
- * and decode it to UTF-8. Bounded in time by the plan's deadline and signal.
+ * and decode it to UTF-8, all through the service's one HTTP client (scrape/net/
+ * http-client.ts). Bounded in time by the plan's deadline and signal.
  */
 import { isUtf8 } from 'node:buffer';
-import type { IncomingHttpHeaders } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import { BINARY_KINDS, contentKindOf } from '../../documents/content-kind.js';
 import { type AppError, appError, isAppError } from '../../errors.js';
 import { type DecodedBody, decodeBody } from '../net/charset.js';
+import type { HttpClient, HttpDispatcher } from '../net/http-client.js';
+import { headerValue, REDIRECT_STATUSES } from '../net/http-response.js';
 import type { ProxyHealth } from '../net/proxy-health.js';
 import type { Session, SessionStore } from '../net/sessions.js';
-import { assertPublicUrl, type GuardOptions, type LookupFn } from '../net/ssrf-guard.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../types.js';
 import { chromeNavigationHeaders } from './fetch/browser-headers.js';
-import { createDispatchers, type Dispatchers, proxyDispatcher } from './fetch/dispatchers.js';
+import { proxyDispatcher } from './fetch/dispatchers.js';
 import { isProxyFailure, ProxyFailure, toAppError } from './fetch/network-errors.js';
-import { bodyTooLarge, decompress, readLimited } from './fetch/read-body.js';
 import { RedirectCookies } from './fetch/redirect-cookies.js';
 import {
   type ChromeIdentity,
@@ -27,14 +25,13 @@ import {
 } from './identity/chrome-identity.js';
 
 export interface FetchEngineOptions {
-  /** ALLOW_PRIVATE_NETWORKS: reach loopback/private targets (tests, local use). */
-  allowPrivateNetworks: boolean;
-  /** MAX_BODY_BYTES: largest body accepted, on the wire and decompressed. */
-  maxBodyBytes: number;
+  /**
+   * The service's HTTP client: the address guard, the direct routes (sockets per origin),
+   * MAX_BODY_BYTES. The engine does not close it: its builder does.
+   */
+  http: HttpClient;
   /** Redirects followed before giving up. Default 10. */
   maxRedirects?: number;
-  /** Sockets open at once to one origin, per direct or proxy route. Default 32. */
-  connectionsPerOrigin?: number;
   /**
    * The Chrome version whose identity (user agent, client hints, header order) fetches
    * take: the renderer's, so both engines are the same browser. Default
@@ -45,10 +42,6 @@ export interface FetchEngineOptions {
   health?: ProxyHealth;
   /** Sticky sessions: their connection out and cookies. */
   sessions?: SessionStore;
-  /** DNS resolver for the SSRF guard. Default: the operating system's. */
-  lookup?: LookupFn;
-  /** Address policy for the SSRF guard. Default: `isPublicAddress`. For tests. */
-  isAllowedAddress?: (ip: string) => boolean;
 }
 
 /** A snapshot plus the target's Content-Type (the blockers skip what is not HTML). */
@@ -58,13 +51,11 @@ export interface FetchedPage extends PageSnapshot {
 
 export interface FetchEngine {
   fetch(plan: ScrapeRun): Promise<FetchedPage>;
-  /** Closes every pooled connection (sessions' own are the session store's). */
+  /** Nothing of its own to close: pooled connections are the client's, sessions' their store's. */
   close(): Promise<void>;
 }
 
 const DEFAULT_MAX_REDIRECTS = 10;
-const DEFAULT_CONNECTIONS_PER_ORIGIN = 32;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Whether `bytes` are the decoded text's UTF-8 byte for byte: decoded as UTF-8, with no BOM
@@ -74,13 +65,8 @@ function sentAsUtf8(bytes: Buffer, decoded: DecodedBody): boolean {
   return decoded.charset === 'utf-8' && decoded.source !== 'bom' && isUtf8(bytes);
 }
 
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
-  const limit = options.maxBodyBytes;
+  const { http } = options;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const chromeVersion = options.chromeVersion ?? FALLBACK_CHROME_VERSION;
   // Four identities at most per country (desktop or phone): built once each.
@@ -94,20 +80,6 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     }
     return identity;
   };
-  const guard: GuardOptions = {
-    allowPrivate: options.allowPrivateNetworks,
-    ...(options.lookup && { lookup: options.lookup }),
-    ...(options.isAllowedAddress && { isAllowedAddress: options.isAllowedAddress }),
-  };
-  const connections = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
-  const dispatchers: Dispatchers = createDispatchers(guard, connections);
-  // Only scrapes that ask to skip TLS verification use these; built on first use.
-  let lenient: Dispatchers | null = null;
-  const directFor = (plan: ScrapeRun): Dispatcher => {
-    if (!plan.options.skipTlsVerification) return dispatchers.get(null);
-    lenient ??= createDispatchers(guard, connections, false);
-    return lenient.get(null);
-  };
 
   /**
    * The way out of one attempt and what to do when it is over: direct (pooled), the
@@ -117,8 +89,10 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     plan: ScrapeRun,
     proxy: ProxyEndpoint | null,
     session: Session | null,
-  ): { dispatcher: Dispatcher; done(): void } {
-    if (proxy === null) return { dispatcher: directFor(plan), done() {} };
+  ): { dispatcher: HttpDispatcher; done(): void } {
+    if (proxy === null) {
+      return { dispatcher: http.direct(!plan.options.skipTlsVerification), done() {} };
+    }
     const verifyTls = !plan.options.skipTlsVerification;
     if (session) {
       // One kept connection per certificate policy (a connection's TLS settings are fixed).
@@ -156,7 +130,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     startUrl: URL,
     proxy: ProxyEndpoint | null,
     session: Session | null,
-    dispatcher: Dispatcher,
+    dispatcher: HttpDispatcher,
     signal: AbortSignal,
   ): Promise<FetchedPage> {
     const { mobile, proxyCountry } = plan.options;
@@ -166,21 +140,15 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
     let url = startUrl;
     for (let redirects = 0; ; redirects += 1) {
       visited.add(`${url.href}\n${cookies.header(url)}`);
-      // Explicit check for a clear error (and the only one through a proxy); the direct
-      // dispatcher checks again at the socket.
-      if (!guard.allowPrivate) await assertPublicUrl(url, guard);
-      const target = new URL(url);
-      target.hash = '';
       const cookie = cookies.header(url);
       const headers = requestHeaders(identity, url, plan);
-      const response = await request(target, {
-        dispatcher,
-        method: 'GET',
-        headers: cookie ? { ...headers, cookie } : headers,
-        signal,
-      }).catch((error: unknown) => {
-        throw Object.assign(toAppError(error, url.hostname), { cause: error });
-      });
+      const response = await http
+        .send(url, { dispatcher, headers: cookie ? { ...headers, cookie } : headers, signal })
+        .catch((error: unknown) => {
+          // The address check's own error (URL_NOT_ALLOWED, an unresolved name) as it is.
+          if (isAppError(error)) throw error;
+          throw Object.assign(toAppError(error, url.hostname), { cause: error });
+        });
       cookies.store(url, response.headers['set-cookie']);
       if (session) {
         session.cookies = cookies.list();
@@ -198,13 +166,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         }
         continue;
       }
-      const declared = Number(headerValue(response.headers, 'content-length'));
-      if (Number.isFinite(declared) && declared > limit) {
-        response.body.destroy();
-        throw bodyTooLarge(limit);
-      }
-      const raw = await readLimited(response.body, limit);
-      const bytes = await decompress(raw, headerValue(response.headers, 'content-encoding'), limit);
+      const bytes = await http.readBody(response);
       const contentType = headerValue(response.headers, 'content-type') ?? null;
       const retryAfter = headerValue(response.headers, 'retry-after');
       // a PDF, a DOCX or an image is kept as bytes: decoded as text it is only noise
@@ -271,9 +233,7 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         throw toAppError(error, new URL(plan.options.url).hostname);
       }
     },
-    close: async () => {
-      await Promise.all([dispatchers.close(), lenient?.close()]);
-    },
+    close: async () => {},
   };
 }
 

@@ -17,16 +17,17 @@ import { EVENT_JOB } from '../../../src/jobs/batches/job-kinds.js';
 import type { JobOutcome } from '../../../src/jobs/job-worker.js';
 import { createWebhookPoster } from '../../../src/jobs/webhooks/post-webhook.js';
 import { verifyWebhook } from '../../../src/jobs/webhooks/signature.js';
-import { createDispatchers } from '../../../src/scrape/engines/fetch/dispatchers.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { JobQueue } from '../../../src/store/job-queue.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
+const openHttp = createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20 });
+const guardedHttp = createHttpClient({ allowPrivateNetworks: false, maxBodyBytes: 1 << 20 });
+
 const dir = mkdtempSync(join(tmpdir(), 'pagegrab-batch-events-'));
-const dispatchers = createDispatchers({ allowPrivate: true }, 4);
 const post = createWebhookPoster({
-  guard: { allowPrivate: true },
-  dispatcher: dispatchers.get(null),
+  http: openHttp,
   timeoutMs: DEFAULTS.webhookTimeoutMs,
 });
 let store: Store;
@@ -41,7 +42,7 @@ before(async () => {
   receiver = await startWebhookReceiver({ secret: account.webhookSecret });
 });
 after(async () => {
-  await Promise.all([store?.close(), receiver?.close(), dispatchers.close()]);
+  await Promise.all([store?.close(), receiver?.close(), openHttp.close(), guardedHttp.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 

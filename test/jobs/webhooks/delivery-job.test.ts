@@ -21,7 +21,7 @@ import {
   type WebhookPoster,
 } from '../../../src/jobs/webhooks/post-webhook.js';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../../src/jobs/webhooks/retry-schedule.js';
-import { createDispatchers } from '../../../src/scrape/engines/fetch/dispatchers.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { type ClaimedJob, JobQueue } from '../../../src/store/job-queue.js';
 import { saveRunRecord, type WebhookState } from '../../../src/store/run-records.js';
@@ -29,11 +29,12 @@ import { loadResult, saveResult } from '../../../src/store/webhook-results.js';
 import { sampleRunRecord } from '../../helpers/run-record.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
+const openHttp = createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20 });
+const guardedHttp = createHttpClient({ allowPrivateNetworks: false, maxBodyBytes: 1 << 20 });
+
 const dir = mkdtempSync(join(tmpdir(), 'pagegrab-delivery-job-'));
-const dispatchers = createDispatchers({ allowPrivate: true }, 4);
 const post = createWebhookPoster({
-  guard: { allowPrivate: true },
-  dispatcher: dispatchers.get(null),
+  http: openHttp,
   timeoutMs: DEFAULTS.webhookTimeoutMs,
 });
 let store: Store;
@@ -57,7 +58,7 @@ before(async () => {
   accountId = account.id;
 });
 after(async () => {
-  await Promise.all([store?.close(), receiver?.close(), dispatchers.close()]);
+  await Promise.all([store?.close(), receiver?.close(), openHttp.close(), guardedHttp.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,23 +2,24 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { createWebhookPoster } from '../../../src/jobs/webhooks/post-webhook.js';
-import { createDispatchers } from '../../../src/scrape/engines/fetch/dispatchers.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import {
   DROP,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../helpers/webhook-receiver.js';
 
+const openHttp = createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20 });
+const guardedHttp = createHttpClient({ allowPrivateNetworks: false, maxBodyBytes: 1 << 20 });
+
 let receiver: WebhookReceiver;
-const open = createDispatchers({ allowPrivate: true }, 4);
-const guarded = createDispatchers({ allowPrivate: false }, 4);
 
 before(async () => {
   receiver = await startWebhookReceiver();
 });
 after(async () => {
   await receiver.close();
-  await Promise.all([open.close(), guarded.close()]);
+  await Promise.all([openHttp.close(), guardedHttp.close()]);
 });
 
 const body = Buffer.from('<p>x</p>');
@@ -26,8 +27,7 @@ const headers = { 'Content-Type': 'text/html; charset=utf-8' };
 
 test('a webhook address that resolves to a non-public address is refused before connecting', async () => {
   const post = createWebhookPoster({
-    guard: { allowPrivate: false },
-    dispatcher: guarded.get(null),
+    http: guardedHttp,
     timeoutMs: DEFAULTS.webhookTimeoutMs,
   });
   const result = await post(
@@ -45,8 +45,7 @@ test('a receiver slower than the timeout is a retry', async () => {
   receiver.setDelay(400);
   try {
     const post = createWebhookPoster({
-      guard: { allowPrivate: true },
-      dispatcher: open.get(null),
+      http: openHttp,
       timeoutMs: 150,
     });
     const result = await post(
@@ -64,8 +63,7 @@ test('a receiver slower than the timeout is a retry', async () => {
 test('3xx answers are final and redirects are not followed', async () => {
   receiver.script('/moved', [301]);
   const post = createWebhookPoster({
-    guard: { allowPrivate: true },
-    dispatcher: open.get(null),
+    http: openHttp,
     timeoutMs: DEFAULTS.webhookTimeoutMs,
   });
   const result = await post(
@@ -78,8 +76,7 @@ test('3xx answers are final and redirects are not followed', async () => {
 test('429 and 408 are retries; the body arrives byte for byte', async () => {
   receiver.script('/busy', [429, 408]);
   const post = createWebhookPoster({
-    guard: { allowPrivate: true },
-    dispatcher: open.get(null),
+    http: openHttp,
     timeoutMs: DEFAULTS.webhookTimeoutMs,
   });
   const signal = new AbortController().signal;
@@ -93,8 +90,7 @@ test('429 and 408 are retries; the body arrives byte for byte', async () => {
 
 test('a connection dropped without an answer is sent once more within the attempt', async () => {
   const post = createWebhookPoster({
-    guard: { allowPrivate: true },
-    dispatcher: open.get(null),
+    http: openHttp,
     timeoutMs: DEFAULTS.webhookTimeoutMs,
   });
   const signal = new AbortController().signal;

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { type AppError, isAppError } from '../../../src/errors.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import type { ProxyEndpoint } from '../../../src/scrape/types.js';
 import { type FixtureSite, PLAIN_PAGE, startFixtureSite } from '../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../helpers/forward-proxy.js';
@@ -25,7 +26,9 @@ before(async () => {
   internal = await startFixtureSite({ host: '127.0.0.2', port: site.port });
   proxy = await startForwardProxy();
   authProxy = await startForwardProxy({ auth: { username: 'scraper', password: 's3cr:t@' } });
-  engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes });
+  engine = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes }),
+  });
 });
 after(async () => {
   await engine.close();
@@ -126,7 +129,9 @@ test('a proxy refusing our credentials with no failover is a 502 without the cre
 });
 
 test('a loopback target is refused before any connection when private networks are not allowed', async () => {
-  const strict = createFetchEngine({ allowPrivateNetworks: false, maxBodyBytes });
+  const strict = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: false, maxBodyBytes }),
+  });
   try {
     site.resetCounters();
     for (const [url, host] of [
@@ -147,7 +152,9 @@ test('a loopback target is refused before any connection when private networks a
 });
 
 test('a loopback target is refused before the proxy is asked', async () => {
-  const strict = createFetchEngine({ allowPrivateNetworks: false, maxBodyBytes });
+  const strict = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: false, maxBodyBytes }),
+  });
   try {
     proxy.resetCounters();
     const error = await failure(
@@ -162,9 +169,11 @@ test('a loopback target is refused before the proxy is asked', async () => {
 
 test('a redirect to a non-public address is refused at the hop', async () => {
   const strict = createFetchEngine({
-    allowPrivateNetworks: false,
-    maxBodyBytes,
-    isAllowedAddress: onlyFirstLoopbackIsPublic,
+    http: createHttpClient({
+      allowPrivateNetworks: false,
+      maxBodyBytes,
+      isAllowedAddress: onlyFirstLoopbackIsPublic,
+    }),
   });
   try {
     site.resetCounters();
@@ -181,9 +190,11 @@ test('a redirect to a non-public address is refused at the hop', async () => {
 
 test('the same redirect is followed when the policy allows the address (control)', async () => {
   const lax = createFetchEngine({
-    allowPrivateNetworks: false,
-    maxBodyBytes,
-    isAllowedAddress: (ip) => ip.startsWith('127.'),
+    http: createHttpClient({
+      allowPrivateNetworks: false,
+      maxBodyBytes,
+      isAllowedAddress: (ip) => ip.startsWith('127.'),
+    }),
   });
   try {
     internal.resetCounters();
@@ -204,10 +215,12 @@ test('a DNS answer that changes after the check cannot reach the internal addres
     return [{ address: calls === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
   };
   const strict = createFetchEngine({
-    allowPrivateNetworks: false,
-    maxBodyBytes,
-    isAllowedAddress: onlyFirstLoopbackIsPublic,
-    lookup: rebinding,
+    http: createHttpClient({
+      allowPrivateNetworks: false,
+      maxBodyBytes,
+      isAllowedAddress: onlyFirstLoopbackIsPublic,
+      lookup: rebinding,
+    }),
   });
   try {
     site.resetCounters();

@@ -4,6 +4,7 @@ import { setImmediate } from 'node:timers/promises';
 import { DEFAULTS } from '../../../src/config.js';
 import { type AppError, isAppError } from '../../../src/errors.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import {
   CP1252_HIGH_TEXT,
   type FixtureSite,
@@ -20,7 +21,9 @@ let site: FixtureSite;
 let engine: FetchEngine;
 before(async () => {
   site = await startFixtureSite();
-  engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes: 1024 * 1024 });
+  engine = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1024 * 1024 }),
+  });
 });
 after(async () => {
   await engine.close();
@@ -218,7 +221,9 @@ test('windows-1252 0x80 is € and 0x9F is Ÿ', async () => {
 
 test('repeated scrapes of one host reuse a keep-alive connection', async () => {
   const fresh = await startFixtureSite();
-  const reuse = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes });
+  const reuse = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes }),
+  });
   try {
     for (let i = 0; i < 5; i += 1) {
       await reuse.fetch(fetchPlan(fresh.url('/page')));
@@ -245,9 +250,7 @@ test('a refused connection is a 502 naming the host', async () => {
 test('a burst of scrapes of one site opens no more than connectionsPerOrigin sockets', async () => {
   const fresh = await startFixtureSite();
   const capped = createFetchEngine({
-    allowPrivateNetworks: true,
-    maxBodyBytes,
-    connectionsPerOrigin: 4,
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes, connectionsPerOrigin: 4 }),
   });
   try {
     const pages = await Promise.all(

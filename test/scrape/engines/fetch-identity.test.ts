@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createFetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
 import { chromeBrands, secChUa } from '../../../src/scrape/engines/identity/chrome-identity.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import type { ScrapeOptions } from '../../../src/scrape/types.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../helpers/forward-proxy.js';
@@ -18,11 +19,12 @@ let site: FixtureSite;
 let proxy: ForwardProxy;
 let raw: string[][] = [];
 const engine = createFetchEngine({
-  allowPrivateNetworks: true,
-  maxBodyBytes: 1 << 20,
+  http: createHttpClient({
+    allowPrivateNetworks: true,
+    maxBodyBytes: 1 << 20,
+    lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+  }),
   chromeVersion: VERSION,
-  // shop.test is this loopback site under a name that is not potentially trustworthy.
-  lookup: async () => [{ address: '127.0.0.1', family: 4 }],
 });
 
 before(async () => {

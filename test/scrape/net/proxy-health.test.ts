@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createFetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import { createProxyHealth } from '../../../src/scrape/net/proxy-health.js';
 import { createProxyPools } from '../../../src/scrape/net/proxy-pools.js';
 import { DEFAULT_SCRAPE_OPTIONS } from '../../../src/scrape/params/index.js';
@@ -53,7 +54,10 @@ test('three failures in a row bench a proxy; it is skipped, then returns after t
     ],
     health,
   );
-  const engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20, health });
+  const engine = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20 }),
+    health,
+  });
   try {
     const dead = pools.all[0]!;
     // Pick the dead proxy first three times: each scrape fails over to the good one.

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { createFetchEngine, type FetchEngine } from '../../../src/scrape/engines/fetch-engine.js';
+import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import { createProxyPools } from '../../../src/scrape/net/proxy-pools.js';
 import { SESSION_IDLE_MS, SessionStore } from '../../../src/scrape/net/sessions.js';
 import { DEFAULT_SCRAPE_OPTIONS } from '../../../src/scrape/params/index.js';
@@ -42,7 +43,10 @@ before(async () => {
   sessions = new SessionStore({ now: () => clock });
   const pools = createProxyPools([{ url: proxy.url, type: 'datacenter', country: null }]);
   planner = createPlanner(pools, { allowPrivate: true }, DEFAULTS.pricing, sessions);
-  engine = createFetchEngine({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20, sessions });
+  engine = createFetchEngine({
+    http: createHttpClient({ allowPrivateNetworks: true, maxBodyBytes: 1 << 20 }),
+    sessions,
+  });
 });
 
 after(async () => {
