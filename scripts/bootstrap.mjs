@@ -70,6 +70,23 @@ function run(cmd, args) {
   const child = spawn(cmd, args, { stdio: 'inherit', cwd: root });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // `npm start` runs this under npm → sh -c; npm passes a SIGTERM to the shell, which dies of
+  // it without passing it on, and this process (with the server under it) was left running.
+  // So, when npm started it, the shell's end stops the child the way the signal would have
+  // (the same rule as `pagegrab serve`'s EXIT_WITH_PARENT; false keeps it running).
+  if (process.env.npm_command && process.env.EXIT_WITH_PARENT !== 'false') {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      try {
+        process.kill(parent, 0);
+      } catch (error) {
+        if (error.code === 'EPERM') return;
+        clearInterval(watch);
+        child.kill('SIGTERM');
+      }
+    }, 250);
+    watch.unref();
+  }
 }
 
 ensureNodeModules();

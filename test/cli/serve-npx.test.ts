@@ -56,11 +56,18 @@ function portRefuses(port: number): Promise<boolean> {
   });
 }
 
-/** `npx pagegrab serve` in the package's folder; resolves with npx and the service's port. */
-async function npxServe(mark: string): Promise<{ npx: ChildProcess; port: number }> {
+/**
+ * `npx pagegrab serve` (or `npm start`) in the package's folder; resolves with npx (npm) and
+ * the service's port.
+ */
+async function npxServe(
+  mark: string,
+  command: readonly string[] = ['npx', '--offline', 'pagegrab', 'serve'],
+): Promise<{ npx: ChildProcess; port: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-npx-'));
   dirs.push(dataDir);
-  const npx = spawn('npx', ['--offline', 'pagegrab', 'serve'], {
+  const [cmd, ...args] = command as [string, ...string[]];
+  const npx = spawn(cmd, args, {
     cwd: root,
     env: cliEnv(dataDir, { [mark]: '1', SHUTDOWN_GRACE_MS: '2000' }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,4 +129,21 @@ describe('npx pagegrab serve', () => {
       assert.equal(await portRefuses(port), true, 'the port is free');
     });
   }
+});
+
+describe('npm start', () => {
+  it('SIGTERM to npm alone ends the service: no orphan, the port free', async () => {
+    const mark = `PAGEGRAB_NPM_MARK_${randomBytes(6).toString('hex')}`;
+    // npm → sh -c → bootstrap.mjs → the bin: the shell dies of the signal and passes nothing on.
+    const { npx: npm, port } = await npxServe(mark, ['npm', 'start']);
+    assert.equal(await portRefuses(port), false);
+    npm.kill('SIGTERM');
+    await until(() => processesMarked(mark).length === 0, 60_000).catch(() => {});
+    assert.deepEqual(
+      processesMarked(mark).map((pid) => `${pid} ${commandLineOf(pid)}`),
+      [],
+      'a process started under npm start is still alive',
+    );
+    assert.equal(await portRefuses(port), true, 'the port is free');
+  });
 });
