@@ -7,6 +7,7 @@
 import { appError } from '../errors.js';
 import { assertSelectors } from '../scrape/output/index.js';
 import { parseHttpUrlParam } from '../scrape/params/http-url.js';
+import { selectorProblem } from '../scrape/params/instruction-selectors.js';
 import { DEFAULT_SCRAPE_OPTIONS, LIMITS } from '../scrape/params/param-fields.js';
 import type {
   DocumentRequest,
@@ -269,6 +270,21 @@ function formatsOf(
   return { document, screenshotBase64, model, changeTracking, hideMarkdown };
 }
 
+/**
+ * An action's selector is refused before a browser starts, in the caller's words, not
+ * Chromium's (the same check as the native instructions).
+ */
+function checkSelector(action: ActionOption, index: number): void {
+  const selector = (action as Record<string, unknown>).selector;
+  if (typeof selector !== 'string') return;
+  const problem = selectorProblem(selector);
+  if (problem !== null) {
+    throw badRequest(
+      `actions[${index}]: ${action.type} selector ${JSON.stringify(selector)}: ${problem}`,
+    );
+  }
+}
+
 function instructionOf(action: ActionOption, index: number): Instruction {
   const a = action as Record<string, unknown>;
   switch (action.type) {
@@ -327,7 +343,10 @@ function actionsOf(options: FirecrawlScrapeOptions): Instruction[] {
       `Total wait time (waitFor + wait actions) cannot exceed ${MAX_ACTIONS_WAIT_MS / 1000} seconds`,
     );
   }
-  return actions.map(instructionOf);
+  return actions.map((action, index) => {
+    checkSelector(action, index);
+    return instructionOf(action, index);
+  });
 }
 
 /** basic → datacenter; stealth, enhanced → residential; auto → datacenter, then residential. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isAppError } from '../../src/errors.js';
 import {
+  type FirecrawlScrapeOptions,
   firecrawlScrapeOf,
   MAX_ACTIONS,
   V2_DEFAULT_MAX_AGE_MS,
@@ -247,5 +248,23 @@ describe('firecrawlScrapeOf: selectors', () => {
     assert.doesNotThrow(() =>
       firecrawlScrapeOf('https://example.com/', { excludeTags: ['nav', '.ad > p'] }, 'v2'),
     );
+  });
+
+  it("refuses an action's bad selector in the caller's words, before a browser starts", () => {
+    const actions = [
+      { type: 'wait', milliseconds: 10 },
+      { type: 'click', selector: 'div[' },
+    ] as unknown as FirecrawlScrapeOptions['actions'];
+    assert.throws(
+      () => firecrawlScrapeOf('https://example.com/', { actions }, 'v2'),
+      (error: unknown) =>
+        isAppError(error) &&
+        error.status === 400 &&
+        /^actions\[1\]: click selector "div\[": not valid CSS/.test(error.message),
+    );
+    const fine = [
+      { type: 'wait', selector: '#main > .item:has(a)' },
+    ] as unknown as FirecrawlScrapeOptions['actions'];
+    assert.doesNotThrow(() => firecrawlScrapeOf('https://example.com/', { actions: fine }, 'v2'));
   });
 });
