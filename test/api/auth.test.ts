@@ -113,7 +113,13 @@ describe('authentication', () => {
   it('an unknown route or a wrong method under /v1 or /v2 answers in the envelope too', async () => {
     const unknown = await get('/v2/nothing-here');
     assert.equal(unknown.response.status, 404);
-    assert.deepEqual(unknown.json(), { success: false, code: 'NOT_FOUND', error: 'Not found!' });
+    // In words an agent can act on (issue 29), not Express's `Not found!`.
+    assert.deepEqual(unknown.json(), {
+      success: false,
+      code: 'NOT_FOUND',
+      error:
+        'This self-hosted server (pagegrab) has no Firecrawl endpoint GET /v2/nothing-here. The endpoints it offers are listed at /docs (tag firecrawl).',
+    });
     const method = await get('/v1/scrape');
     assert.equal(method.response.status, 405);
     assert.equal(method.json().success, false);
