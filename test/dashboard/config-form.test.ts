@@ -38,6 +38,8 @@ test('a config with every field set round-trips through the form', () => {
     timeout: 5000,
     wait_until: 'networkidle',
     instructions: [{ click: '#a' }, { delay: 5 }],
+    extract_rules: { title: 'h1', links: { selector: 'a', type: 'list', output: '@href' } },
+    structured_data: true,
   };
   assert.equal(Object.keys(saved).length, FORM_FIELDS.length);
   assert.deepEqual(formToConfig(configToForm(saved)), saved);

@@ -13,15 +13,28 @@ interface Props {
   errors?: FieldErrors;
 }
 
-type Output = 'html' | 'markdown' | 'screenshot' | 'screenshot_full_page';
+type Output =
+  | 'html'
+  | 'markdown'
+  | 'screenshot'
+  | 'screenshot_full_page'
+  | 'extract'
+  | 'structured_data';
 const OUTPUTS: { value: Output; label: string; browser: boolean }[] = [
   { value: 'html', label: 'HTML', browser: false },
   { value: 'markdown', label: 'Markdown', browser: false },
   { value: 'screenshot', label: 'Screenshot (visible area)', browser: true },
   { value: 'screenshot_full_page', label: 'Screenshot (full page)', browser: true },
+  { value: 'extract', label: 'Fields (extraction rules)', browser: false },
+  { value: 'structured_data', label: 'Structured data', browser: false },
 ];
 
+/** What choosing the fields output starts from: a rule to edit. */
+const EXAMPLE_RULES = '{\n  "title": "h1"\n}';
+
 function outputOf(form: ConfigForm): Output {
+  if (form.structured_data) return 'structured_data';
+  if (form.extract_rules.trim() !== '') return 'extract';
   if (form.screenshot_full_page) return 'screenshot_full_page';
   if (form.screenshot) return 'screenshot';
   if (form.markdown) return 'markdown';
@@ -186,6 +199,8 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
                     markdown: o.value === 'markdown',
                     screenshot: o.value === 'screenshot',
                     screenshot_full_page: o.value === 'screenshot_full_page',
+                    structured_data: o.value === 'structured_data',
+                    extract_rules: o.value === 'extract' ? form.extract_rules || EXAMPLE_RULES : '',
                   })
                 }
               />
@@ -194,6 +209,20 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
           ))}
         </div>
         {err('output')}
+        {output === 'extract' && (
+          <div class="field">
+            <label for={`${p}-extract_rules`}>Extraction rules (JSON: field → CSS selector)</label>
+            <textarea
+              id={`${p}-extract_rules`}
+              rows={5}
+              spellcheck={false}
+              value={form.extract_rules}
+              onInput={(e) => onChange({ extract_rules: e.currentTarget.value })}
+              {...invalid('extract_rules')}
+            />
+            {err('extract_rules')}
+          </div>
+        )}
       </fieldset>
       <fieldset>
         <legend>Blocking</legend>

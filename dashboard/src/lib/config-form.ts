@@ -22,6 +22,9 @@ export interface ConfigForm {
   /** Empty: the default (load), left out of the config. */
   wait_until: '' | WaitUntil;
   instructions: StepDraft[];
+  /** The rules as JSON text; empty: no extraction. */
+  extract_rules: string;
+  structured_data: boolean;
 }
 
 /** The config fields this form owns; others found in a saved config are left untouched. */
@@ -43,6 +46,8 @@ export const FORM_FIELDS = [
   'timeout',
   'wait_until',
   'instructions',
+  'extract_rules',
+  'structured_data',
 ] as const satisfies readonly (keyof ConfigForm)[];
 
 export function emptyForm(): ConfigForm {
@@ -64,6 +69,8 @@ export function emptyForm(): ConfigForm {
     timeout: '',
     wait_until: '',
     instructions: [],
+    extract_rules: '',
+    structured_data: false,
   };
 }
 
@@ -89,7 +96,20 @@ export function formToConfig(f: ConfigForm): WorkflowConfig {
   put('timeout', numberish(f.timeout));
   put('wait_until', f.wait_until);
   if (f.instructions.length > 0) c.instructions = f.instructions.map(stepToInstruction);
+  put('extract_rules', rulesOf(f.extract_rules));
+  put('structured_data', f.structured_data);
   return c;
+}
+
+/** Rules that parse are sent as JSON; text that does not is sent as typed, for the server to name. */
+function rulesOf(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return trimmed;
+  }
 }
 
 const bool = (v: unknown): boolean => v === true || v === 'true' || v === 1 || v === '1';
@@ -117,6 +137,13 @@ export function configToForm(c: WorkflowConfig): ConfigForm {
     timeout: text(c.timeout),
     wait_until: text(c.wait_until) as ConfigForm['wait_until'],
     instructions: toSteps(c.instructions),
+    extract_rules:
+      c.extract_rules === undefined || c.extract_rules === null
+        ? ''
+        : typeof c.extract_rules === 'string'
+          ? c.extract_rules
+          : JSON.stringify(c.extract_rules, null, 2),
+    structured_data: bool(c.structured_data),
   };
 }
 

@@ -225,12 +225,19 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
           : appError('TIMED_OUT', plan.options.timeoutMs);
       const remaining = plan.deadline - Date.now();
       if (remaining <= 0 || plan.signal.aborted) throw timedOut();
-      const signal = AbortSignal.any([plan.signal, AbortSignal.timeout(remaining)]);
+      // A timer of our own, not AbortSignal.timeout(): AbortSignal.any holds its sources
+      // weakly, and on Node 20 a timeout signal nothing else held could be collected before
+      // it fired, leaving a stalled target to run past the budget (a flaky test showed it).
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), remaining);
+      const signal = AbortSignal.any([plan.signal, deadline.signal]);
       try {
         return await loadWithFailover(plan, signal);
       } catch (error) {
         if (signal.aborted) throw timedOut();
         throw toAppError(error, new URL(plan.options.url).hostname);
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: async () => {},

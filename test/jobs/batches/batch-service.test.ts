@@ -45,7 +45,10 @@ test('options are checked once for the whole batch: a model format refuses it', 
       options: { formats: ['summary'] },
       baseUrl: base,
     }),
-    { code: 'BAD_REQUEST', message: /summary format needs a language model/ },
+    {
+      code: 'BAD_REQUEST',
+      message: /summary format is offered by \/v1\/scrape and \/v2\/scrape only/,
+    },
   );
 });
 
