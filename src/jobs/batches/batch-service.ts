@@ -32,7 +32,7 @@ import { batchWebhookOfRow } from './batch-options.js';
 import { readResults } from './batch-results.js';
 import { openBatchWatch, type WatchEvent, type WatchOptions } from './batch-watch.js';
 import { LANE_JOB, LANE_MAX_ATTEMPTS, type LanePayload, laneJobId } from './job-kinds.js';
-import { countFailedPages } from './page-reads.js';
+import { countFailedPages, firecrawlCounts } from './page-reads.js';
 
 /** Most URLs one batch may hold (Firecrawl documents no limit; 1000 keeps a body near 2 MB). */
 export const MAX_BATCH_URLS = 1000;
@@ -209,15 +209,7 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
         readResults(db, id, page),
         countFailedPages(db, id),
       ]);
-      return {
-        status: batch.status,
-        completed: batch.ended - failed,
-        total: batch.total - failed,
-        creditsUsed: batch.creditsUsed,
-        expiresAt: batch.expiresAt,
-        error: batch.error,
-        ...results,
-      };
+      return { ...firecrawlCounts(batch, failed), ...results };
     },
 
     async cancel(accountId, id) {

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { FirecrawlDocument } from '../../firecrawl/document.js';
 import { type BatchStatus, getBatch } from '../../store/batches.js';
 import type { Database } from '../../store/schema.js';
-import { countFailedPages, readPagesEndedAfter } from './page-reads.js';
+import { countFailedPages, firecrawlCounts, readPagesEndedAfter } from './page-reads.js';
 import { documentOfStored } from './page-result.js';
 
 /** How often a watch reads the batch again: a status poll's cost, a few times a second. */
@@ -47,15 +47,7 @@ async function snapshotOf(
 ): Promise<WatchSnapshot | null> {
   const batch = await getBatch(db, id);
   if (!batch || batch.accountId !== accountId || batch.expiresAt <= Date.now()) return null;
-  const failed = await countFailedPages(db, id);
-  return {
-    status: batch.status,
-    completed: batch.ended - failed,
-    total: batch.total - failed,
-    creditsUsed: batch.creditsUsed,
-    expiresAt: batch.expiresAt,
-    error: batch.error,
-  };
+  return firecrawlCounts(batch, await countFailedPages(db, id));
 }
 
 /** Null when the batch is unknown, expired or another account's. */

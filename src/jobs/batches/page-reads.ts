@@ -4,7 +4,7 @@
  * scraped pages that ended after a given place in the end order.
  */
 import type { Kysely } from 'kysely';
-import { batchTables } from '../../store/batches.js';
+import { type Batch, batchTables } from '../../store/batches.js';
 import type { Database } from '../../store/schema.js';
 
 export async function countFailedPages(db: Kysely<Database>, batchId: string): Promise<number> {
@@ -15,6 +15,25 @@ export async function countFailedPages(db: Kysely<Database>, batchId: string): P
     .where('state', '=', 'failed')
     .executeTakeFirst();
   return Number(row?.failed ?? 0);
+}
+
+/**
+ * A batch's status counts as Firecrawl's controller gives them: a failed page is under the
+ * errors, in neither `completed` nor `total`. One place for the rule: the REST status and the
+ * WebSocket watch both answer with it.
+ */
+export function firecrawlCounts(
+  batch: Pick<Batch, 'status' | 'ended' | 'total' | 'creditsUsed' | 'expiresAt' | 'error'>,
+  failed: number,
+) {
+  return {
+    status: batch.status,
+    completed: batch.ended - failed,
+    total: batch.total - failed,
+    creditsUsed: batch.creditsUsed,
+    expiresAt: batch.expiresAt,
+    error: batch.error,
+  };
 }
 
 export interface EndedPage {
