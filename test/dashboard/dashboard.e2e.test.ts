@@ -416,6 +416,9 @@ describe('dashboard', () => {
             'screenshot_full_page',
             'markdown',
             'block_resources',
+            // outputs too: a radio each, the rules' box only while that output is chosen
+            'extract_rules',
+            'structured_data',
           ].includes(f),
       ),
     );
@@ -430,6 +433,8 @@ describe('dashboard', () => {
       'wf-out-markdown:radio',
       'wf-out-screenshot:radio',
       'wf-out-screenshot_full_page:radio',
+      'wf-out-extract:radio',
+      'wf-out-structured_data:radio',
     ]);
     assert.equal(await page.getByTestId('resource-chips').getByRole('button').count(), 11);
     assert.ok(kinds.includes('proxy_type:select-one'), kinds.join(' '));
