@@ -9,6 +9,8 @@
  * or by a shell that then exits is meant to outlive its parent.
  */
 
+import { isAlive } from '../store/data-dir-lock.js';
+
 /** How often the parent is looked for: the port stays open at most this long after it died. */
 const POLL_MS = 250;
 
@@ -22,14 +24,4 @@ export function stopWhenParentExits(parentPid: number = process.ppid): () => voi
   // The watch never keeps a process alive on its own: serving does.
   timer.unref();
   return () => clearInterval(timer);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but another user's (a parent under sudo).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -11,7 +11,8 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process runs (EPERM: it does, another user's); also the CLI's parent watch. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

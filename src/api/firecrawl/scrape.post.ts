@@ -133,8 +133,11 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
     // The request log keeps the Document as answered, its charge and scrape id included; with
     // change tracking its Markdown too, which the next scrape of the URL is compared with.
     const kept = scrape.changeTracking ? full : answered;
-    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(JSON.stringify(kept)) });
-    return reply.send({ success: true, data: answered });
+    // The Document is serialised once: the kept copy's text is the answer's too.
+    const text = JSON.stringify(answered);
+    const keptText = kept === answered ? text : JSON.stringify(kept);
+    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(keptText) });
+    return reply.type(DOCUMENT_TYPE).send(`{"success":true,"data":${text}}`);
   }
 }
 
