@@ -102,12 +102,16 @@ const onPostgres = (peer: boolean): Server => {
 };
 /** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
 const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
-  const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
   const env = peer ? peerEnvOf() : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
   return [
     name,
-    () => startChildServer('service', [folder], { ...env, ...profiledEnv(peer) }),
+    // A fresh folder per start: a second round's service would find the first's account.
+    () =>
+      startChildServer('service', [dataDir(where === 'disk' ? tmpdir() : '/dev/shm')], {
+        ...env,
+        ...profiledEnv(peer),
+      }),
     Boolean(profileDir) && !peer,
   ];
 };
