@@ -13,8 +13,9 @@
  *     --peer-label 'no request records'
  * --peer-env NAME=VALUE[,NAME=VALUE] runs this build again as the peer with those settings
  * added (e.g. BENCH_LOG_LEVEL=warn: the cost of the request log lines), like --peer-dist.
- * --levels 8 (or 1,8,32, the default) picks the concurrency levels; --profile DIR runs this
- * build's services under `node --cpu-prof` into DIR and prints where their time went;
+ * --levels 8 (or 1,8,32, the default) picks the concurrency levels; --profile DIR profiles this
+ * build's services' main thread over each measured window (not start-up nor warm-up) into DIR
+ * and prints where their time went;
  * --tmpfs false leaves out the tmpfs runs; --postgres adds the service on PostgreSQL (the
  * tests' server, test/helpers/postgres-server.mjs: on this machine, fsync off), a fresh
  * database per service. --markdown: markdown=true against a bare proxy that converts with
@@ -80,10 +81,14 @@ const dataDir = (base: string) => {
   dirs.push(dir);
   return dir;
 };
-type Server = [string, () => Promise<ChildServer>];
+/** A server's name, its start, and whether --profile profiles it (this build's services). */
+type Server = [string, () => Promise<ChildServer>, boolean?];
+/** --profile: this build's services profile their load windows (bench/lib/servers.ts). */
+const profiledEnv = (peer: boolean): Record<string, string> =>
+  profileDir && !peer ? { BENCH_PROFILE_DIR: profileDir } : {};
 /** This build, and with --peer-dist the peer's build, on PostgreSQL. */
 const onPostgres = (peer: boolean): Server => {
-  const env = peer ? peerEnvOf() : {};
+  const env = { ...(peer ? peerEnvOf() : {}), ...profiledEnv(peer) };
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, PostgreSQL`;
   return [
     name,
@@ -92,15 +97,23 @@ const onPostgres = (peer: boolean): Server => {
         ...env,
         BENCH_DATABASE_URL: await freshDatabase(),
       }),
+    Boolean(profileDir) && !peer,
   ];
 };
 /** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
 const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
-  const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
   const env = peer ? peerEnvOf() : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
-  const flags = profileDir && !peer ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  return [name, () => startChildServer('service', [folder], env, flags)];
+  return [
+    name,
+    // A fresh folder per start: a second round's service would find the first's account.
+    () =>
+      startChildServer('service', [dataDir(where === 'disk' ? tmpdir() : '/dev/shm')], {
+        ...env,
+        ...profiledEnv(peer),
+      }),
+    Boolean(profileDir) && !peer,
+  ];
 };
 const pairs: Server[][] = [
   [['bare undici', () => startChildServer(values.markdown ? 'bare-fetch-markdown' : 'bare-fetch')]],
@@ -116,7 +129,7 @@ const results = new Map<string, Row[][]>();
 try {
   for (let round = 0; round < rounds; round++) {
     const order = pairs.flatMap((pair) => (round % 2 === 0 ? pair : [...pair].reverse()));
-    for (const [name, start] of order) {
+    for (const [name, start, profiled] of order) {
       const server = await start();
       try {
         const rows: Row[] = [];
@@ -125,7 +138,16 @@ try {
             ? `/api/scraper?api_key=${server.apiKey}&url=${page}${values.markdown ? '&markdown=true' : ''}`
             : `/?url=${page}`;
           const cpuBefore = cpuSeconds(server.pid);
-          const result = await runLoad({ url: `${server.url}${path}`, connections, durationMs });
+          const load = runLoad({ url: `${server.url}${path}`, connections, durationMs });
+          // The profile covers the measured window: it starts after the load's warm-up second.
+          const started = profiled
+            ? setTimeout(() => process.kill(server.pid, 'SIGUSR2'), 1000)
+            : null;
+          const result = await load;
+          if (started) {
+            process.kill(server.pid, 'SIGUSR2');
+            await new Promise((done) => setTimeout(done, 1500));
+          }
           // Warm-up requests count in the CPU too: divide by every request sent.
           const cpuMs = (cpuSeconds(server.pid) - cpuBefore) * 1000;
           rows.push({ ...result, cpuMsPerRequest: cpuMs / result.sent });
@@ -182,7 +204,6 @@ for (const [name, byRound] of results) {
   });
 }
 if (profileDir) {
-  // The largest profile is the service's main thread (workers write their own, smaller ones).
   const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
   for (const name of files) printProfileSummary(join(profileDir, name), 15);
 }

@@ -11,8 +11,9 @@
  * (bare node:http server answering every request with that file's bytes as JSON), `fixture`
  * (the test fixture site), `crawl-site N` (a generated link tree of N pages). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,32 @@ import type * as Main from '../../src/main.js';
 import { startCrawlSite } from '../../test/helpers/crawl-site.js';
 import { startFixtureSite } from '../../test/helpers/fixture-site.js';
 import { benchDist } from './bench-dist.mjs';
+
+/**
+ * BENCH_PROFILE_DIR: each SIGUSR2 starts, then stops, a CPU profile of the main thread written
+ * into that folder, so a bench profiles its load window only (not start-up, not warm-up).
+ */
+function profileOnSignal(dir: string): void {
+  const session = new Session();
+  session.connect();
+  let running = false;
+  process.on('SIGUSR2', () => {
+    if (!running) {
+      running = true;
+      session.post('Profiler.enable', () => session.post('Profiler.start'));
+      return;
+    }
+    running = false;
+    session.post('Profiler.stop', (error, answer) => {
+      if (error) return void process.stderr.write(`profile: ${error.message}\n`);
+      writeFileSync(
+        join(dir, `load-${process.pid}-${Date.now()}.cpuprofile`),
+        JSON.stringify(answer.profile),
+      );
+      process.stderr.write('profile written\n');
+    });
+  });
+}
 
 function ready(info: Record<string, string>): void {
   process.stderr.write(`${JSON.stringify(info)}\n`);
@@ -73,6 +100,7 @@ if (kind === 'service') {
     concurrencyLimit: 1000,
   });
   service.closeOnSignals();
+  if (process.env.BENCH_PROFILE_DIR) profileOnSignal(process.env.BENCH_PROFILE_DIR);
   ready({ url: service.url, apiKey });
 } else if (kind === 'bare-account' || kind === 'bare-account-logged') {
   const app = Fastify({ logger: kind === 'bare-account-logged' ? { level: 'info' } : false });
