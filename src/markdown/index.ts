@@ -29,6 +29,7 @@ import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
 import { collectScorable, type FlagUse } from './scorable.js';
+import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
@@ -158,7 +159,9 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
 
 function extractedContent(doc: ParsedDocument, body: ElementNode, site: Site): ElementNode {
   const { root, title } = doc;
-  removeChrome(body, textLength(body));
+  const pageTextLength = textLength(body);
+  showScriptShownContent(body, pageTextLength);
+  removeChrome(body, pageTextLength);
   if (isProductPage(root, doc.jsonLd)) dropBesideProduct(body);
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
