@@ -162,7 +162,7 @@ function extractedContent(doc: ParsedDocument, body: ElementNode, site: Site): E
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
   removeChrome(body, pageTextLength);
-  if (isProductPage(root, doc.jsonLd)) dropBesideProduct(body);
+  if (isProductPage(root, doc.jsonLd)) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
 

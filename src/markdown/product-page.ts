@@ -46,9 +46,12 @@ function hasProductMicrodata(el: ElementNode): boolean {
   return false;
 }
 
-/** Removes, in place, the blocks beside the product (reviews, recommendations, ratings). */
-export function dropBesideProduct(body: ElementNode): void {
-  const limit = textLength(body) * MOST_OF_PAGE;
+/**
+ * Removes, in place, the blocks beside the product (reviews, recommendations, ratings).
+ * `pageTextLength`: the body's text length, measured once by the caller.
+ */
+export function dropBesideProduct(body: ElementNode, pageTextLength: number): void {
+  const limit = pageTextLength * MOST_OF_PAGE;
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
