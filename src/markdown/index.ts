@@ -27,7 +27,9 @@ import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
+import { dropBesideProduct, isProductPage } from './product-page.js';
 import { collectScorable, type FlagUse } from './scorable.js';
+import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
@@ -132,7 +134,7 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const headline = withHeadline
     ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
     : '';
-  let content = extractedContent(doc.root, body, title, site);
+  let content = extractedContent(doc, body, site);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
@@ -155,13 +157,12 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
-function extractedContent(
-  root: ElementNode,
-  body: ElementNode,
-  title: string,
-  site: Site,
-): ElementNode {
-  removeChrome(body, textLength(body));
+function extractedContent(doc: ParsedDocument, body: ElementNode, site: Site): ElementNode {
+  const { root, title } = doc;
+  const pageTextLength = textLength(body);
+  showScriptShownContent(body, pageTextLength);
+  removeChrome(body, pageTextLength);
+  if (isProductPage(root, doc.jsonLd)) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
 

@@ -8,6 +8,10 @@
  *
  * Only what the light tree needs is emitted: comments, CDATA and processing instructions
  * are skipped (the Parser reports them; nothing here used them).
+ *
+ * The other difference: `<![CDATA[` in HTML content ends at the first `>`, as in browsers
+ * (a bogus comment), not at `]]>`. The Tokenizer waits for `]]>`, so one stray CDATA opener
+ * (a forum template prints one after `<body>`) hid the whole rest of the page.
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
@@ -118,6 +122,17 @@ function fromCodePoint(cp: number): string {
   return cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\uFFFD';
 }
 
+const CDATA_OPEN = '<![CDATA[';
+
+/**
+ * Each CDATA opener as a processing instruction of the same length (offsets into `html`
+ * stay valid): the Tokenizer ends those at the first `>`, as browsers end a bogus comment.
+ * Inside SVG a CDATA section is real, but the light tree drops SVG whole.
+ */
+function asBogusComments(html: string): string {
+  return html.replaceAll(CDATA_OPEN, '<?[CDATA[');
+}
+
 /** Tokenizes `html` in one go and reports its elements to `handler`. */
 export function streamTags(html: string, handler: TagHandler): void {
   const stack: string[] = [];
@@ -226,6 +241,6 @@ export function streamTags(html: string, handler: TagHandler): void {
     onprocessinginstruction() {},
   };
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, callbacks);
-  tokenizer.write(html);
+  tokenizer.write(html.includes(CDATA_OPEN) ? asBogusComments(html) : html);
   tokenizer.end();
 }

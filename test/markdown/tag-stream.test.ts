@@ -54,4 +54,18 @@ describe('streamTags', () => {
     streamTags(html, { onopentag: () => events++, ontext: () => {}, onclosetag: () => {} });
     assert.equal(events, n);
   });
+
+  // A forum template printed `<![CDATA[` after `<body>` and never closed it: the Tokenizer
+  // waited for `]]>` and the page had no text. Browsers end it at the first `>`.
+  it('ends a CDATA opener in HTML content at the first >, as browsers do', () => {
+    const events = viaStream('<body><![CDATA[\n<div id="top"></div><p>The first post</p></body>');
+    assert.ok(events.includes('"The first post'), events.join(' '));
+    assert.ok(events.includes('<p {}'));
+  });
+
+  it('keeps the text of a script that holds a CDATA opener as written', () => {
+    const events = viaStream('<script>//<![CDATA[\nvar a = 1;\n//]]></script><p>after</p>');
+    assert.ok(events.includes('"//<![CDATA[\nvar a = 1;\n//]]>'), events.join(' '));
+    assert.ok(events.includes('"after'));
+  });
 });
