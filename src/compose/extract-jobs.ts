@@ -16,6 +16,7 @@ import type { MapService } from '../map/map-service.js';
 import type { ModelCalls } from '../models/model-calls.js';
 import type { ScrapeUseCase } from '../scrape/scrape-use-case.js';
 import type { Store } from '../store/db.js';
+import { dropExtractPages } from '../store/extract-pages.js';
 import { purgeExtracts } from '../store/extracts.js';
 import { JobQueue } from '../store/job-queue.js';
 
@@ -68,7 +69,9 @@ export function createExtractJobs(options: ExtractJobsOptions): ExtractJobs {
     start() {
       worker.start();
       purgeTimer = setInterval(() => {
-        purgeExtracts(store.db).catch((error: unknown) => onError?.(error));
+        purgeExtracts(store.db)
+          .then(() => dropExtractPages(store.db))
+          .catch((error: unknown) => onError?.(error));
       }, PURGE_INTERVAL_MS);
       purgeTimer.unref();
     },

@@ -37,6 +37,7 @@ import { createOutputStage } from '../scrape/output/index.js';
 import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
 import type { Store } from '../store/db.js';
+import { pageModelOf } from './page-model.js';
 
 export interface ScrapeParts {
   pipeline: PipelineParts;
@@ -119,7 +120,9 @@ export async function buildScrapeParts(
       : createMemoryAccountSlots();
   // Markdown and render=false blocking off the event loop; workers start on first use and,
   // when the filters loaded here, load them too while booting (not charged to a page's cap).
+  const model = config.model ? pageModelOf(config.model) : null;
   const output = createOutputStage({
+    model,
     size: config.markdownWorkers,
     maxMs: config.markdownMaxMs,
     documents: { maxPages: config.pdfMaxPages, maxBytes: config.documentMaxBytes },
@@ -134,7 +137,7 @@ export async function buildScrapeParts(
       health: proxyHealth,
       contentMemory: new ContentMemory(),
     },
-    planner: createPlanner(pools, guard, config.pricing, sessions),
+    planner: createPlanner(pools, guard, config.pricing, sessions, model),
     admission: createAdmission(slots, config.nodeConcurrency),
     proxyHealth,
     async close() {

@@ -56,6 +56,8 @@ export interface FirecrawlScrapeOptions {
   jsonOptions?: JsonOptions;
   /** v1: the older `extract` format's, the same shape. */
   extract?: JsonOptions;
+  /** v1: the changeTracking format's modes, schema, prompt and tag. */
+  changeTrackingOptions?: unknown;
 }
 
 export interface JsonOptions {
@@ -135,19 +137,41 @@ interface Formats {
   hideMarkdown: boolean;
 }
 
-function changeTrackingOf(format: Record<string, unknown>): ChangeTrackingRequest {
-  const modes = Array.isArray(format.modes) ? format.modes : [];
+/**
+ * v2 puts the modes, schema, prompt and tag on the format; v1 in `changeTrackingOptions`.
+ * The json mode needs the operator's model (the door refuses it without one, 400).
+ */
+function changeTrackingOf(
+  format: Record<string, unknown>,
+  options: FirecrawlScrapeOptions,
+  version: FirecrawlVersion,
+): ChangeTrackingRequest {
+  const raw = version === 'v1' ? options.changeTrackingOptions : format;
+  const source = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const modes = Array.isArray(source.modes) ? source.modes : [];
   for (const mode of modes) {
-    if (mode === 'json') {
-      throw badRequest(
-        'The changeTracking json mode is not offered by this server; ask for modes ["git-diff"]',
-      );
+    if (mode !== 'git-diff' && mode !== 'json') {
+      throw badRequest(`Unknown changeTracking mode ${String(mode)}`);
     }
-    if (mode !== 'git-diff') throw badRequest(`Unknown changeTracking mode ${String(mode)}`);
+  }
+  const { schema, prompt } = source;
+  if (
+    schema !== undefined &&
+    (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+  ) {
+    throw badRequest("The changeTracking format's schema must be a JSON schema object");
+  }
+  if (prompt !== undefined && typeof prompt !== 'string') {
+    throw badRequest("The changeTracking format's prompt must be a string");
+  }
+  if (modes.includes('json') && schema === undefined && prompt === undefined) {
+    throw badRequest('The changeTracking json mode needs a schema or a prompt');
   }
   return {
     modes: modes as ChangeTrackingRequest['modes'],
-    tag: typeof format.tag === 'string' ? format.tag : null,
+    tag: typeof source.tag === 'string' ? source.tag : null,
+    ...(schema !== undefined ? { schema: schema as Record<string, unknown> } : {}),
+    ...(prompt !== undefined ? { prompt } : {}),
   };
 }
 
@@ -221,7 +245,7 @@ function formatsOf(
       continue;
     }
     if (type === 'changeTracking' && offer === 'offered') {
-      changeTracking = changeTrackingOf(format);
+      changeTracking = changeTrackingOf(format, options, version);
       continue;
     }
     if (OFFERED_MODEL_FORMATS.has(type) || type === 'changeTracking') {

@@ -10,6 +10,7 @@ import type { ScheduledRun } from '../store/run-records.js';
 import type { ProxyPools } from './net/proxy-pools.js';
 import type { SessionStore } from './net/sessions.js';
 import { assertPublicUrl, type GuardOptions } from './net/ssrf-guard.js';
+import { modelCallPrice, type PageModel } from './output/model-output.js';
 import type {
   AskedRequest,
   BlockSelection,
@@ -48,10 +49,14 @@ export function createPlanner(
   pricing: Pricing,
   /** Sticky sessions; without them `sessionId` is ignored. */
   sessions?: SessionStore,
+  /** The operator's model (json and summary outputs); absent: those are a 400. */
+  model?: Pick<PageModel, 'callPrice' | 'checkSchema'> | null,
 ): Planner {
   return {
     plan(request) {
       const { options } = request;
+      const output = outputTypeOf(options);
+      const modelPrice = modelCallPrice(output, options, model ?? null);
       const { proxyType, proxyCountry, sessionId } = options;
       // A session keeps the proxy its first scrape was given (one: it never rotates).
       const session =
@@ -68,19 +73,19 @@ export function createPlanner(
         pools.has('residential', options.proxyCountry)
           ? Object.freeze(pools.select('residential', options.proxyCountry))
           : null;
-      const prices = pricesOf(pricing, options, escalation !== null);
+      const prices = pricesOf(pricing, options, escalation !== null, modelPrice);
       return Object.freeze({
         ...request,
         options: Object.freeze({ ...options }),
         engine: engineOf(options),
-        output: outputTypeOf(options),
+        output,
         block: blockSelectionOf(options),
         proxies: Object.freeze(proxies),
         escalation,
         ...(prices ? { prices } : {}),
         // The first way only: a choice that costs more reserves the difference when the
         // pipeline takes it (ScrapeRun.escalate), so a small balance still pays for a fetch.
-        price: priceOf(pricing, options.render, options.proxyType),
+        price: priceOf(pricing, options.render, options.proxyType) + modelPrice,
         // Browser contexts are never shared between accounts.
         isolationKey: request.accountId,
       });
@@ -99,6 +104,8 @@ function pricesOf(
   pricing: Pricing,
   options: ScrapeOptions,
   escalates: boolean,
+  /** A json or summary output's model call, on top of every way. */
+  modelPrice: number,
 ): Readonly<Record<string, number>> | undefined {
   const maybeRendered = !options.render && options.renderWhenNeeded;
   if (!maybeRendered && !escalates) return undefined;
@@ -111,7 +118,8 @@ function pricesOf(
   const prices: Record<string, number> = {};
   for (const engine of engines) {
     for (const proxyType of proxyTypes) {
-      prices[priceKey(engine, proxyType)] = priceOf(pricing, engine === 'browser', proxyType);
+      prices[priceKey(engine, proxyType)] =
+        priceOf(pricing, engine === 'browser', proxyType) + modelPrice;
     }
   }
   return Object.freeze(prices);
@@ -130,12 +138,17 @@ export function outputTypeOf(
     | 'document'
     | 'extractRules'
     | 'structuredData'
+    | 'jsonSchema'
+    | 'jsonPrompt'
+    | 'summary'
   >,
 ): OutputType {
   if (options.document) return 'document';
   // plans stored before these options existed lack them: undefined is "not asked"
   if (options.extractRules) return 'extract';
   if (options.structuredData) return 'structured_data';
+  if (options.jsonSchema || options.jsonPrompt) return 'json';
+  if (options.summary) return 'summary';
   if (options.markdown) return 'markdown';
   if (options.screenshot || options.screenshotFullPage) return 'screenshot';
   return 'html';

@@ -113,7 +113,7 @@ export function pendingRecord(plan: ScrapePlan): RunRecord {
 }
 
 export function finishedRecord(plan: ScrapePlan, outcome: Outcome, charged: number): RunRecord {
-  return recordOf(plan, {
+  const record = recordOf(plan, {
     status: outcome.ok ? 'success' : 'failed',
     statusCode: outcome.ok ? 200 : outcome.error.status,
     targetStatus: outcome.ok ? outcome.result.targetStatus : null,
@@ -121,4 +121,8 @@ export function finishedRecord(plan: ScrapePlan, outcome: Outcome, charged: numb
     durationMs: Date.now() - plan.createdAt,
     error: outcome.ok ? null : outcome.error.message,
   });
+  // A json or summary output: the model and its token counts beside the parameters.
+  const usage = outcome.ok ? outcome.result.model : undefined;
+  if (!usage) return record;
+  return { ...record, params: JSON.stringify({ ...JSON.parse(record.params), model: usage }) };
 }

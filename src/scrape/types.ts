@@ -28,7 +28,8 @@ export type ProxyType = (typeof PROXY_TYPES)[number];
 /**
  * `document`: several formats from one load (the Firecrawl door), as a JSON PageDocument.
  * `extract`: the fields of `extract_rules`, as JSON. `structured_data`: the page's JSON-LD,
- * microdata, OpenGraph and Twitter cards, as JSON.
+ * microdata, OpenGraph and Twitter cards, as JSON. `json` and `summary`: the operator's model
+ * over the page's main-content Markdown (scrape/output/model-output.ts).
  */
 export type OutputType =
   | 'html'
@@ -36,7 +37,9 @@ export type OutputType =
   | 'screenshot'
   | 'document'
   | 'extract'
-  | 'structured_data';
+  | 'structured_data'
+  | 'json'
+  | 'summary';
 export type EngineName = 'fetch' | 'browser';
 
 /**
@@ -159,6 +162,12 @@ export interface NativeOptions {
   extractRules: ExtractField[] | null;
   /** Answer the page's own structured data (JSON-LD, microdata, OpenGraph, Twitter) as JSON. */
   structuredData: boolean;
+  /** The model's JSON answer, asked with this JSON schema (and/or `jsonPrompt`); null: none. */
+  jsonSchema: Record<string, unknown> | null;
+  /** The model's JSON answer, asked with this prompt (and/or `jsonSchema`); null: none. */
+  jsonPrompt: string | null;
+  /** The model's summary of the page, as plain text. */
+  summary: boolean;
 }
 
 /** What other doors (the Firecrawl API) can ask beyond the native parameters. */
@@ -401,6 +410,15 @@ export interface ScrapeResult {
   used?: UsedResources;
   /** The target's Retry-After header, as sent. */
   retryAfter?: string;
+  /** A `json` or `summary` output: the model that made it and its token counts. */
+  model?: ModelUsage;
+}
+
+/** What a model call of an output used, for the request record. */
+export interface ModelUsage {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /** How a run ended: the result, or the catalog error its caller is answered with. */

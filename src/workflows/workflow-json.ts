@@ -50,6 +50,8 @@ export const RequestRecordSchema = Type.Object(
       Type.Literal('screenshot'),
       Type.Literal('extract'),
       Type.Literal('structured_data'),
+      Type.Literal('json'),
+      Type.Literal('summary'),
     ]),
     render: Type.Boolean(),
     proxyType: Type.String(),

@@ -40,6 +40,9 @@ test('a config with every field set round-trips through the form', () => {
     instructions: [{ click: '#a' }, { delay: 5 }],
     extract_rules: { title: 'h1', links: { selector: 'a', type: 'list', output: '@href' } },
     structured_data: true,
+    json_schema: { type: 'object', properties: { title: { type: 'string' } } },
+    json_prompt: 'The title',
+    summary: true,
   };
   assert.equal(Object.keys(saved).length, FORM_FIELDS.length);
   assert.deepEqual(formToConfig(configToForm(saved)), saved);

@@ -419,6 +419,9 @@ describe('dashboard', () => {
             // outputs too: a radio each, the rules' box only while that output is chosen
             'extract_rules',
             'structured_data',
+            'json_schema',
+            'json_prompt',
+            'summary',
           ].includes(f),
       ),
     );
@@ -435,7 +438,17 @@ describe('dashboard', () => {
       'wf-out-screenshot_full_page:radio',
       'wf-out-extract:radio',
       'wf-out-structured_data:radio',
+      'wf-out-json:radio',
+      'wf-out-summary:radio',
     ]);
+    // The model's JSON output: its prompt (started with an example) and schema boxes while
+    // chosen, gone with another output.
+    await page.locator('#wf-out-json').check();
+    assert.equal(await page.locator('#wf-json_prompt').inputValue(), 'The title of the page');
+    assert.equal(await page.locator('#wf-json_schema').evaluate((el) => el.tagName), 'TEXTAREA');
+    assert.deepEqual(await unlabelledControls(page), []);
+    await page.locator('#wf-out-html').check();
+    assert.equal(await page.locator('#wf-json_prompt').count(), 0);
     assert.equal(await page.getByTestId('resource-chips').getByRole('button').count(), 11);
     assert.ok(kinds.includes('proxy_type:select-one'), kinds.join(' '));
     assert.ok(kinds.includes('wait_until:select-one'), kinds.join(' '));

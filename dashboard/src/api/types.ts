@@ -89,7 +89,14 @@ export interface RequestRecord {
   status: 'success' | 'failed';
   statusCode: number;
   targetStatus: number | null;
-  outputType: 'html' | 'markdown' | 'screenshot' | 'extract' | 'structured_data';
+  outputType:
+    | 'html'
+    | 'markdown'
+    | 'screenshot'
+    | 'extract'
+    | 'structured_data'
+    | 'json'
+    | 'summary';
   render: boolean;
   proxyType: string;
   proxyCountry: string | null;

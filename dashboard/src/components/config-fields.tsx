@@ -19,7 +19,9 @@ type Output =
   | 'screenshot'
   | 'screenshot_full_page'
   | 'extract'
-  | 'structured_data';
+  | 'structured_data'
+  | 'json'
+  | 'summary';
 const OUTPUTS: { value: Output; label: string; browser: boolean }[] = [
   { value: 'html', label: 'HTML', browser: false },
   { value: 'markdown', label: 'Markdown', browser: false },
@@ -27,12 +29,19 @@ const OUTPUTS: { value: Output; label: string; browser: boolean }[] = [
   { value: 'screenshot_full_page', label: 'Screenshot (full page)', browser: true },
   { value: 'extract', label: 'Fields (extraction rules)', browser: false },
   { value: 'structured_data', label: 'Structured data', browser: false },
+  { value: 'json', label: 'JSON (language model)', browser: false },
+  { value: 'summary', label: 'Summary (language model)', browser: false },
 ];
 
 /** What choosing the fields output starts from: a rule to edit. */
 const EXAMPLE_RULES = '{\n  "title": "h1"\n}';
 
+/** What choosing the model's JSON output starts from: a question to edit. */
+const EXAMPLE_PROMPT = 'The title of the page';
+
 function outputOf(form: ConfigForm): Output {
+  if (form.summary) return 'summary';
+  if (form.json_schema.trim() !== '' || form.json_prompt.trim() !== '') return 'json';
   if (form.structured_data) return 'structured_data';
   if (form.extract_rules.trim() !== '') return 'extract';
   if (form.screenshot_full_page) return 'screenshot_full_page';
@@ -201,6 +210,12 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
                     screenshot_full_page: o.value === 'screenshot_full_page',
                     structured_data: o.value === 'structured_data',
                     extract_rules: o.value === 'extract' ? form.extract_rules || EXAMPLE_RULES : '',
+                    summary: o.value === 'summary',
+                    json_schema: o.value === 'json' ? form.json_schema : '',
+                    json_prompt:
+                      o.value === 'json'
+                        ? form.json_prompt || (form.json_schema ? '' : EXAMPLE_PROMPT)
+                        : '',
                   })
                 }
               />
@@ -222,6 +237,35 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
             />
             {err('extract_rules')}
           </div>
+        )}
+        {output === 'json' && (
+          <>
+            <div class="field">
+              <label for={`${p}-json_prompt`}>
+                What to extract (prompt for the language model)
+              </label>
+              <textarea
+                id={`${p}-json_prompt`}
+                rows={2}
+                value={form.json_prompt}
+                onInput={(e) => onChange({ json_prompt: e.currentTarget.value })}
+                {...invalid('json_prompt')}
+              />
+              {err('json_prompt')}
+            </div>
+            <div class="field">
+              <label for={`${p}-json_schema`}>JSON schema of the answer (optional)</label>
+              <textarea
+                id={`${p}-json_schema`}
+                rows={5}
+                spellcheck={false}
+                value={form.json_schema}
+                onInput={(e) => onChange({ json_schema: e.currentTarget.value })}
+                {...invalid('json_schema')}
+              />
+              {err('json_schema')}
+            </div>
+          </>
         )}
       </fieldset>
       <fieldset>

@@ -25,6 +25,11 @@ export interface ConfigForm {
   /** The rules as JSON text; empty: no extraction. */
   extract_rules: string;
   structured_data: boolean;
+  /** The model's JSON schema as JSON text; empty: none. */
+  json_schema: string;
+  /** What the model is to extract; empty: none. */
+  json_prompt: string;
+  summary: boolean;
 }
 
 /** The config fields this form owns; others found in a saved config are left untouched. */
@@ -48,6 +53,9 @@ export const FORM_FIELDS = [
   'instructions',
   'extract_rules',
   'structured_data',
+  'json_schema',
+  'json_prompt',
+  'summary',
 ] as const satisfies readonly (keyof ConfigForm)[];
 
 export function emptyForm(): ConfigForm {
@@ -71,6 +79,9 @@ export function emptyForm(): ConfigForm {
     instructions: [],
     extract_rules: '',
     structured_data: false,
+    json_schema: '',
+    json_prompt: '',
+    summary: false,
   };
 }
 
@@ -98,10 +109,16 @@ export function formToConfig(f: ConfigForm): WorkflowConfig {
   if (f.instructions.length > 0) c.instructions = f.instructions.map(stepToInstruction);
   put('extract_rules', rulesOf(f.extract_rules));
   put('structured_data', f.structured_data);
+  put('json_schema', rulesOf(f.json_schema));
+  put('json_prompt', f.json_prompt.trim());
+  put('summary', f.summary);
   return c;
 }
 
-/** Rules that parse are sent as JSON; text that does not is sent as typed, for the server to name. */
+/**
+ * Rules (or a schema) that parse are sent as JSON; text that does not is sent as typed, for
+ * the server to name.
+ */
 function rulesOf(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
@@ -144,7 +161,16 @@ export function configToForm(c: WorkflowConfig): ConfigForm {
           ? c.extract_rules
           : JSON.stringify(c.extract_rules, null, 2),
     structured_data: bool(c.structured_data),
+    json_schema: jsonText(c.json_schema),
+    json_prompt: text(c.json_prompt),
+    summary: bool(c.summary),
   };
+}
+
+/** A saved JSON value as the form's text: strings as they are, objects pretty-printed. */
+function jsonText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
-import { changeTrackingOf, previousScrape } from '../../firecrawl/change-tracking.js';
+import { checkChangeTracking, trackChanges } from '../../firecrawl/change-tracking.js';
 import { type FirecrawlDocument, firecrawlDocumentOf } from '../../firecrawl/document.js';
 import { addModelFormats, checkModelFormats } from '../../firecrawl/model-formats.js';
 import { ALEXANDRIA, isAlexandriaBody, notOfferedMessage } from '../../firecrawl/not-offered.js';
@@ -53,19 +53,17 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
       );
     }
     if (scrape.model) checkModelFormats(scrape.model);
+    if (scrape.changeTracking) checkChangeTracking(scrape.changeTracking, models);
     const withModel = async (data: FirecrawlDocument, requestId: string) => {
       if (scrape.changeTracking) {
-        const previous = await previousScrape(
-          { db: services.store.db, keptResults: services.keptResults },
-          account.id,
-          scrape.options.url,
-          requestId,
+        const { tracking, charged } = await trackChanges(
+          { db: services.store.db, keptResults: services.keptResults, models },
+          scrape.changeTracking,
+          { markdown: data.markdown ?? '', statusCode: Number(data.metadata.statusCode) },
+          { accountId: account.id, url: scrape.options.url, requestId },
         );
-        const current = {
-          markdown: data.markdown ?? '',
-          statusCode: Number(data.metadata.statusCode),
-        };
-        data.changeTracking = { ...changeTrackingOf(scrape.changeTracking, current, previous) };
+        data.changeTracking = { ...tracking };
+        data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
       }
       if (scrape.model && models) {
         const charged = await addModelFormats(data, scrape.model, models, {

@@ -12,9 +12,16 @@ import type { MapService } from '../../map/map-service.js';
 import type { ModelCalls } from '../../models/model-calls.js';
 import { extractJson } from '../../models/structured-answer.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
-import type { PageDocument } from '../../scrape/types.js';
+import type { Outcome, PageDocument } from '../../scrape/types.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
+import {
+  dropExtractPages,
+  type ExtractPage,
+  endExtractPage,
+  extractPagesOf,
+  listExtractPages,
+} from '../../store/extract-pages.js';
 import {
   addExtractCredits,
   type ExtractRow,
@@ -99,22 +106,32 @@ export function extractJobHandler(deps: ExtractDeps): JobHandler {
     try {
       const end = await runExtract(deps, row, request, signal);
       await endExtract(deps.store.db, id, end);
+      await dropExtractPages(deps.store.db, id);
     } catch (error) {
       if (signal.aborted || isDatabaseUnavailable(error)) throw error;
       const reason = isAppError(error) ? error.message : 'An unexpected error occurred.';
       await endExtract(deps.store.db, id, { status: 'failed', error: reason });
+      await dropExtractPages(deps.store.db, id);
     }
     return { type: 'done' };
   };
 }
 
+/**
+ * The extract's pages: the list a previous holder wrote, or the targets (each `/*` site
+ * through a map, charged as one) cut to EXTRACT_MAX_PAGES, written once with the maps'
+ * credits, so that a job taken over after a crash neither maps nor counts them again.
+ */
 async function pagesOf(
   deps: ExtractDeps,
   row: ExtractRow,
   request: ExtractRequest,
   signal: AbortSignal,
-) {
+): Promise<ExtractPage[]> {
+  const listed = await extractPagesOf(deps.store.db, row.id);
+  if (listed.length > 0) return listed;
   const urls: string[] = [];
+  let mapCredits = 0;
   for (const target of request.targets) {
     if (urls.length >= deps.maxPages) break;
     if (!target.site) {
@@ -137,32 +154,66 @@ async function pagesOf(
       newId(),
       signal,
     );
-    await addExtractCredits(deps.store.db, row.id, found.creditsUsed);
+    mapCredits += found.creditsUsed;
     urls.push(target.url, ...found.links.map((link) => link.url));
   }
-  return [...new Set(urls)].slice(0, deps.maxPages);
+  const pages = [...new Set(urls)].slice(0, deps.maxPages);
+  await deps.store.transact(async (trx) => {
+    await listExtractPages(trx, row.id, pages);
+    await addExtractCredits(trx, row.id, mapCredits);
+  });
+  return extractPagesOf(deps.store.db, row.id);
 }
 
+const BUSY = new Set(['TOO_MANY_CONCURRENT', 'NODE_SATURATED']);
+
+/**
+ * Reads one page as a Firecrawl scrape of its own. Its end (Markdown or error) is written
+ * before its charge is settled: a crash after that write leaves the page read and its
+ * reservation to the reaper (refunded, never charged twice); a crash before it leaves the
+ * page to be read again by the next holder, its first reservation refunded the same way.
+ */
 async function scrapePage(
   deps: ExtractDeps,
   row: ExtractRow,
   request: ExtractRequest,
-  url: string,
+  page: ExtractPage,
   signal: AbortSignal,
-) {
-  const scrape = firecrawlScrapeOf(url, request.scrapeOptions, request.version);
+): Promise<ExtractPage> {
+  const { db } = deps.store;
+  const end = async (
+    ended: { state: 'done'; markdown: string } | { state: 'failed'; error: string },
+  ) => {
+    await endExtractPage(db, row.id, page.position, ended);
+    return { ...page, markdown: null, error: null, ...ended };
+  };
   const account = { id: row.accountId, concurrencyLimit: request.concurrencyLimit };
   for (let attempt = 1; ; attempt++) {
-    const plan = await deps.scraper.prepareOptions(account, scrape.options);
-    const ran = await deps.scraper.execute(plan, { signal });
-    if (ran.settled) await addExtractCredits(deps.store.db, row.id, ran.charged);
-    if (ran.outcome.ok) {
-      const page = JSON.parse(ran.outcome.result.body.toString('utf8')) as PageDocument;
-      return { url, markdown: page.markdown ?? '' };
+    const ending: { page: ExtractPage | null } = { page: null };
+    try {
+      const scrape = firecrawlScrapeOf(page.url, request.scrapeOptions, request.version);
+      const plan = await deps.scraper.prepareOptions(account, scrape.options);
+      const ran = await deps.scraper.execute(plan, {
+        signal,
+        beforeSettle: async (outcome: Outcome) => {
+          if (outcome.ok) {
+            const document = JSON.parse(outcome.result.body.toString('utf8')) as PageDocument;
+            ending.page = await end({ state: 'done', markdown: document.markdown ?? '' });
+          } else if (!BUSY.has(outcome.error.code) || attempt >= ADMISSION_TRIES) {
+            ending.page = await end({ state: 'failed', error: outcome.error.message });
+          }
+          return outcome;
+        },
+      });
+      if (ran.settled) await addExtractCredits(db, row.id, ran.charged);
+    } catch (error) {
+      if (signal.aborted || isDatabaseUnavailable(error) || !isAppError(error)) throw error;
+      // The extract cannot pay for its pages: it fails, as Firecrawl's does.
+      if (error.code === 'INSUFFICIENT_CREDITS') throw error;
+      return end({ state: 'failed', error: error.message });
     }
-    const { code } = ran.outcome.error;
-    const busy = code === 'TOO_MANY_CONCURRENT' || code === 'NODE_SATURATED';
-    if (!busy || attempt >= ADMISSION_TRIES || signal.aborted) throw ran.outcome.error;
+    if (ending.page) return ending.page;
+    if (signal.aborted) throw signal.reason;
     await pause(ADMISSION_RETRY_MS, signal);
   }
 }
@@ -175,22 +226,19 @@ async function runExtract(
 ): Promise<{ status: 'completed'; data: unknown; sources: string[] }> {
   const models = deps.models;
   if (!models) throw appError('MODEL_NOT_CONFIGURED', 'The extract endpoint');
-  const urls = await pagesOf(deps, row, request, signal);
   const pages: { url: string; markdown: string }[] = [];
-  let firstFailure: unknown = null;
-  for (const url of urls) {
-    try {
-      pages.push(await scrapePage(deps, row, request, url, signal));
-    } catch (error) {
-      if (signal.aborted || isDatabaseUnavailable(error) || !isAppError(error)) throw error;
-      // A page that cannot be read is left out, as Firecrawl leaves it; all of them: failed.
-      if (error.code === 'INSUFFICIENT_CREDITS') throw error;
-      firstFailure ??= error;
-    }
+  let firstFailure: string | null = null;
+  for (let page of await pagesOf(deps, row, request, signal)) {
+    if (page.state === 'pending') page = await scrapePage(deps, row, request, page, signal);
+    // A page that cannot be read is left out, as Firecrawl leaves it; all of them: failed.
+    if (page.state === 'done') pages.push({ url: page.url, markdown: page.markdown ?? '' });
+    else firstFailure ??= page.error;
   }
   if (pages.length === 0) {
-    const reason = isAppError(firstFailure) ? firstFailure.message : 'no page was found';
-    throw appError('BAD_REQUEST', `No page of the extract could be scraped: ${reason}`);
+    throw appError(
+      'BAD_REQUEST',
+      `No page of the extract could be scraped: ${firstFailure ?? 'no page was found'}`,
+    );
   }
   const answer = await models.run(
     { accountId: row.accountId, url: pages[0]?.url ?? '', kind: 'extract', source: 'firecrawl' },

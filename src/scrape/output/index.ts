@@ -21,11 +21,12 @@ import type {
   ScrapeResult,
   ScrapeRun,
 } from '../types.js';
+import { type ModelOutputType, modelOutput, type PageModel } from './model-output.js';
 import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
 
 export { assertSelectors } from './document/selectors.js';
 
-type Produced = { contentType: string; body: Buffer };
+type Produced = { contentType: string; body: Buffer; model?: ScrapeResult['model'] };
 
 /** The pool's work for one page, bounded by the run's deadline and signal. */
 interface PageWork {
@@ -35,6 +36,8 @@ interface PageWork {
   document(): Promise<Buffer>;
   /** The extract_rules fields or the structured data, as JSON. */
   json(read: 'extract' | 'structured_data'): Promise<Buffer>;
+  /** The operator's model over the page's main-content Markdown. */
+  model(output: ModelOutputType): Promise<Produced>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -62,6 +65,8 @@ const producers: Record<
     contentType: JSON_TYPE,
     body: await work.json('structured_data'),
   }),
+  json: (_snapshot, work) => work.model('json'),
+  summary: (_snapshot, work) => work.model('summary'),
   screenshot: (snapshot) => {
     if (!snapshot.screenshot) throw appError('BROWSER_FAILED', 'no screenshot was taken');
     return { contentType: 'image/png', body: snapshot.screenshot };
@@ -83,6 +88,8 @@ export interface OutputStage {
 export interface OutputStageOptions extends OutputPoolOptions {
   /** PDF_MAX_PAGES and DOCUMENT_MAX_BYTES; default config.ts's defaults. */
   documents?: DocumentLimits;
+  /** The operator's model (the json and summary outputs); absent: none configured. */
+  model?: PageModel | null;
 }
 
 /** Built by the composition root (compose/scrape-parts.ts); closed on shutdown. */
@@ -114,6 +121,20 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
           if (read === 'extract' && !fields) throw appError('INTERNAL');
           const what = read === 'extract' ? { fields: fields ?? [] } : read;
           return pool.json({ html, pageUrl, ...(block ? { block } : {}), read: what }, limits);
+        },
+        model: async (output) => {
+          if (source?.kind === 'binary') throw unsupported(source.contentType);
+          const text = source
+            ? await pool.run({ html, pageUrl, markdown: true, source }, limits)
+            : await work.text(true);
+          const markdown = typeof text === 'string' ? text : text.toString('utf8');
+          return modelOutput(
+            output,
+            options.model ?? null,
+            plan.options,
+            { url: pageUrl, markdown },
+            plan.signal,
+          );
         },
       };
       const produced = source

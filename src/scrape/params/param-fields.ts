@@ -6,6 +6,7 @@ import { parseHttpUrlParam } from './http-url.js';
 import { parseInstructions } from './instructions.js';
 import { parseIntegerParam } from './integer.js';
 import { invalidValue } from './invalid.js';
+import { parseJsonPrompt, parseJsonSchema } from './model-params.js';
 import type { ConfigParamName } from './param-names.js';
 import { parseProxyCountry, parseProxyType } from './proxy.js';
 
@@ -36,6 +37,9 @@ export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Obje
   waitUntil: 'settled',
   extractRules: null,
   structuredData: false,
+  jsonSchema: null,
+  jsonPrompt: null,
+  summary: false,
   sessionId: null,
   // Other doors' options: the native API never sets them.
   waitForMs: 0,
@@ -176,6 +180,24 @@ export const paramFields: ParamFields = {
   structuredData: flag(
     'structured_data',
     'Answer the page\'s own structured data as JSON (application/json) instead of the page, at the same price: {"jsonLd": [every JSON-LD object; malformed blocks are skipped], "microdata": [items as {type, id?, properties}], "openGraph": {og:, article:, product:... properties}, "twitter": {twitter: properties}}. Not with markdown, screenshots or extract_rules.',
+  ),
+  jsonSchema: {
+    name: 'json_schema',
+    description:
+      "JSON-encoded JSON schema: the operator's language model reads the page's main-content Markdown and answers JSON matching it (application/json; checked against the schema, one repair), instead of the page. With json_prompt, or alone. Costs PRICE_MODEL_CALL more; 400 when no model is configured. Not with markdown, screenshots, extract_rules, structured_data or summary.",
+    parse: parseJsonSchema,
+    toConfig: (value) => value ?? undefined,
+  },
+  jsonPrompt: {
+    name: 'json_prompt',
+    description:
+      "What the operator's language model is to extract from the page's main-content Markdown, answered as JSON (application/json) instead of the page. With json_schema, or alone. Costs PRICE_MODEL_CALL more; 400 when no model is configured.",
+    parse: parseJsonPrompt,
+    toConfig: (value) => value ?? undefined,
+  },
+  summary: flag(
+    'summary',
+    "Answer a summary of the page (text/plain) written by the operator's language model from its main-content Markdown, instead of the page. Costs PRICE_MODEL_CALL more; 400 when no model is configured. Not with markdown, screenshots, extract_rules, structured_data or json_schema/json_prompt.",
   ),
 };
 

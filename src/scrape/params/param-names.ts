@@ -26,6 +26,9 @@ export const SCRAPER_PARAMETERS = [
   'wait_until',
   'extract_rules',
   'structured_data',
+  'json_schema',
+  'json_prompt',
+  'summary',
   'session_id',
 ] as const;
 export type ScraperParamName = (typeof SCRAPER_PARAMETERS)[number];

@@ -39,6 +39,8 @@ export function applyRules(
     complete.screenshot || complete.screenshotFullPage,
     complete.extractRules !== null,
     complete.structuredData,
+    complete.jsonSchema !== null || complete.jsonPrompt !== null,
+    complete.summary,
   ];
   if (outputs.filter(Boolean).length > 1) throw appError('ONE_OUTPUT_TYPE');
   if (!complete.render) {

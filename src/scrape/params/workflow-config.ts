@@ -68,6 +68,9 @@ export const workflowConfigSchema = Type.Object(
     ),
     extract_rules: Type.Optional(Type.Record(Type.String(), Type.Unknown(), doc('extractRules'))),
     structured_data: Type.Optional(Type.Boolean(doc('structuredData'))),
+    json_schema: Type.Optional(Type.Record(Type.String(), Type.Unknown(), doc('jsonSchema'))),
+    json_prompt: Type.Optional(Type.String(doc('jsonPrompt'))),
+    summary: Type.Optional(Type.Boolean(doc('summary'))),
   },
   {
     additionalProperties: false,

@@ -16,6 +16,7 @@ import * as pgScrapeFunctions from './015-pg-scrape-functions.js';
 import * as uniqueAccountNames from './016-unique-account-names.js';
 import * as keyNames from './017-key-names.js';
 import * as extracts from './018-extracts.js';
+import * as extractPages from './019-extract-pages.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -36,6 +37,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '016-unique-account-names': { up: (db) => uniqueAccountNames.up(db) },
     '017-key-names': { up: (db) => keyNames.up(db) },
     '018-extracts': { up: (db) => extracts.up(db) },
+    '019-extract-pages': { up: (db) => extractPages.up(db) },
   };
   return { getMigrations: async () => all };
 }

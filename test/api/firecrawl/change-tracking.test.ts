@@ -84,11 +84,13 @@ describe('changeTracking', () => {
     assert.equal(tracking.changeStatus, 'new');
   });
 
-  it('refuses the json mode it does not offer, before any scrape', async () => {
+  it('refuses the json mode without a model, naming the settings, before any scrape', async () => {
     const hits = site.hits('/kettle');
     await assert.rejects(
-      fc.scrape(site.url('/kettle'), { formats: [{ type: 'changeTracking', modes: ['json'] }] }),
-      /The changeTracking json mode is not offered by this server/,
+      fc.scrape(site.url('/kettle'), {
+        formats: [{ type: 'changeTracking', modes: ['json'], prompt: 'The price' }],
+      }),
+      /The changeTracking json mode needs a language model and none is configured: set OPENAI_BASE_URL and MODEL_NAME/,
     );
     assert.equal(site.hits('/kettle'), hits);
   });

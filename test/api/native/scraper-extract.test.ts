@@ -171,3 +171,26 @@ describe('a workflow with extract_rules', () => {
     );
   });
 });
+
+describe('the model outputs without a model', () => {
+  it('json_schema, json_prompt and summary are a 400 naming the settings, before any fetch or charge', async () => {
+    const hits = site.hits('/shop');
+    const before = await balance();
+    for (const [params, what] of [
+      [
+        { json_schema: JSON.stringify({ type: 'object' }) },
+        'The json_schema and json_prompt parameters',
+      ],
+      [{ json_prompt: 'The title' }, 'The json_schema and json_prompt parameters'],
+      [{ summary: 'true' }, 'The summary parameter'],
+    ] as const) {
+      const { response, text } = await scrape({ url: site.url('/shop'), ...params });
+      assert.equal(response.status, 400, text);
+      assert.deepEqual(JSON.parse(text), {
+        error: `${what} needs a language model and none is configured: set OPENAI_BASE_URL and MODEL_NAME (or OLLAMA_BASE_URL and MODEL_NAME, or OPENAI_API_KEY for OpenAI's API)`,
+      });
+    }
+    assert.equal(site.hits('/shop'), hits);
+    assert.equal(await balance(), before);
+  });
+});
