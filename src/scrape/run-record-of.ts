@@ -6,7 +6,14 @@
 import type { AppError } from '../errors.js';
 import type { RunRecord } from '../store/run-records.js';
 import { outputTypeOf, type PlanRequest } from './plan.js';
-import type { AskedRequest, Outcome, RequestSource, ScrapeOptions, ScrapePlan } from './types.js';
+import type {
+  AskedRequest,
+  Outcome,
+  RequestSource,
+  ScrapeOptions,
+  ScrapePlan,
+  ScrapeResult,
+} from './types.js';
 
 type RunState = Pick<
   RunRecord,
@@ -120,5 +127,21 @@ export function finishedRecord(plan: ScrapePlan, outcome: Outcome, charged: numb
     credits: charged,
     durationMs: Date.now() - plan.createdAt,
     error: outcome.ok ? null : outcome.error.message,
+  });
+}
+
+/** A request answered without a scrape (a page from the Firecrawl door's cache). */
+export function servedRecord(
+  source: Source,
+  result: Pick<ScrapeResult, 'targetStatus'>,
+  charged: number,
+): RunRecord {
+  return recordOf(source, {
+    status: 'success',
+    statusCode: 200,
+    targetStatus: result.targetStatus,
+    credits: charged,
+    durationMs: Date.now() - source.createdAt,
+    error: null,
   });
 }
