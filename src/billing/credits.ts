@@ -13,6 +13,7 @@ import type { Database } from '../store/schema.js';
 import {
   grantCredits,
   type ReservationHold,
+  recordOpeningGrant,
   refundCredits,
   refundIfReserved,
   reserveCredits,
@@ -156,6 +157,11 @@ export async function charge(
 /** An operator's grant (or removal: never below 0); the balance after, null: refused. */
 export function grant(db: Kysely<Database>, accountId: string, delta: number) {
   return grantCredits(db, accountId, delta);
+}
+
+/** A new account's opening balance, in the transaction that creates it. */
+export function openingGrant(db: Kysely<Database>, accountId: string, credits: number) {
+  return recordOpeningGrant(db, accountId, credits);
 }
 
 /** The contract's fixed 402 (the native door), or the one with figures (Firecrawl's). */
