@@ -255,10 +255,10 @@ describe('the cache', () => {
     const answer = await fetch(`${service.baseUrl}/api/requests/${id}?api_key=${service.apiKey}`);
     assert.equal(answer.status, 200, 'the hit has a record under its scrape id');
     const { record } = (await answer.json()) as {
-      record: { source: string; status: string; credits: number; url: string };
+      record: { source: string; status: string; creditsSpent: number; url: string };
     };
     assert.deepEqual(
-      [record.source, record.status, record.credits, record.url],
+      [record.source, record.status, record.creditsSpent, record.url],
       ['firecrawl', 'success', hit.metadata?.creditsUsed, site.url(path)],
     );
   });
