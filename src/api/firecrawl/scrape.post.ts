@@ -1,8 +1,9 @@
 /**
  * POST /v2/scrape and POST /v1/scrape: one page, several formats from one load. The body is
- * translated (firecrawl/scrape-request.ts) into the pipeline's options; the scrape is the
- * native one (prepareOptions → execute: same credits, guard, blockers, proxies); a result of
- * the same options no older than `maxAge` answers from the account's cache instead.
+ * translated (firecrawl/scrape-request.ts) and scraped by firecrawl/firecrawl-scrape.ts, as a
+ * batch or crawl page is (the account's cache, or the native scrape with its credits, guard,
+ * blockers and proxies; the Document; changeTracking and the model's formats): this route
+ * only takes the node slot, watches the caller's connection and sends the answer.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
