@@ -77,14 +77,25 @@ module.exports = {
     {
       name: 'parts-built-by-the-root',
       comment:
-        'Only the composition root (src/main.ts, src/compose/) builds the HTTP client and the ' +
-        'job queue; every other file takes them as types, handed in.',
+        'Only the composition root (src/main.ts, src/compose/) builds the HTTP client, the ' +
+        "job queue, the proxy pools and the workflows' list cache; every other file takes " +
+        'them as types, handed in.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(main[.]ts$|compose/)' },
       to: {
-        path: '^src/(scrape/net/http-client|store/job-queue)[.]ts$',
+        path: '^src/(scrape/net/(http-client|proxy-pools)|store/job-queue|workflows/list-cache)[.]ts$',
         dependencyTypesNot: ['type-only'],
       },
+    },
+    {
+      name: 'credits-move-in-billing',
+      comment:
+        'Every credit movement goes through src/billing/credits.ts (issue 27): nothing outside ' +
+        'src/billing/ imports the ledger (credit-ledger.ts) or the PostgreSQL end ' +
+        '(end-with-record-pg.ts).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/billing/' },
+      to: { path: '^src/billing/(credit-ledger|end-with-record-pg)[.]ts$' },
     },
   ],
   options: {

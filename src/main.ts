@@ -39,6 +39,7 @@ import { openStore, type Store } from './store/db.js';
 import { JobQueue } from './store/job-queue.js';
 import { KeptResults } from './store/kept-results.js';
 import { purgeRequestResults } from './store/request-results.js';
+import { WorkflowListCache } from './workflows/list-cache.js';
 import { WorkflowService } from './workflows/workflow-service.js';
 
 /** Credits of the account created on the first start of an empty embedded database. */
@@ -261,6 +262,7 @@ export async function startService(
       onDeliveryAttempt: (outcome) => metrics.webhookAttempts.inc({ outcome }),
     });
     startUp.add(() => webhooks.stop(0));
+    const models = config.model ? createModelCalls(store, createChatModel(config.model)) : null;
     const batches = createBatchJobs({
       store,
       jobs,
@@ -269,6 +271,7 @@ export async function startService(
       scraper,
       planner: scrape.planner,
       firecrawl,
+      derived: { models, previous: { db: store.db, keptResults } },
       nodeId,
       settings: config,
       onError: (error) => reportJobError(error),
@@ -284,7 +287,6 @@ export async function startService(
       onError: (error) => reportJobError(error),
     });
     startUp.add(() => schedules.stop(0));
-    const models = config.model ? createModelCalls(store, createChatModel(config.model)) : null;
     const extracts = createExtractJobs({
       store,
       scraper,
@@ -305,7 +307,7 @@ export async function startService(
         metrics,
         scraper,
         webhooks: webhooks.queue,
-        workflows: new WorkflowService(store),
+        workflows: new WorkflowService(store, new WorkflowListCache(store)),
         readiness: {
           draining: () => draining,
           browser: () => scrape.pipeline.browser.status(),

@@ -1,5 +1,6 @@
 /** Accounts and their API keys. Keys exist here only as SHA-256 hashes. */
 import type { Kysely, Selectable } from 'kysely';
+import { openingGrant } from '../billing/credits.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { inTransaction } from '../store/in-transaction.js';
@@ -85,17 +86,7 @@ export async function createAccount(
         prefix: keyPrefixOf(apiKey),
       })
       .execute();
-    await trx
-      .insertInto('ledger')
-      .values({
-        account_id: row.id,
-        request_id: null,
-        kind: 'grant',
-        amount: input.credits,
-        balance_after: input.credits,
-        created_at: now,
-      })
-      .execute();
+    await openingGrant(trx, row.id, input.credits);
   });
   return { account: toAccount(row), apiKey };
 }

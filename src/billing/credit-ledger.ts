@@ -290,6 +290,18 @@ export async function refundIfReserved(
   });
 }
 
+/**
+ * An account's opening balance as its first ledger row, in the transaction that creates the
+ * account (its `credits` column starts at the same figure, so the balance does not move).
+ */
+export async function recordOpeningGrant(
+  db: Kysely<Database>,
+  accountId: string,
+  credits: number,
+): Promise<void> {
+  await record(db, accountId, null, 'grant', credits, credits);
+}
+
 /** Operator grant (or removal, with a negative delta that may not take the balance below 0). */
 export async function grantCredits(
   db: Kysely<Database>,

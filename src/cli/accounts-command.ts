@@ -12,7 +12,7 @@ import {
   listAccounts,
   rotateApiKey,
 } from '../accounts/account-store.js';
-import { grantCredits } from '../billing/credit-ledger.js';
+import { grant } from '../billing/credits.js';
 import type { Config } from '../config.js';
 import { openStore } from '../store/db.js';
 import { CliError, UsageError } from './cli-errors.js';
@@ -140,7 +140,7 @@ export async function runAccountsCommand(
       case 'credit': {
         const account = await target();
         const delta = wholeNumber(positionals[1], 'delta', true);
-        const balance = await grantCredits(db, account.id, delta);
+        const balance = await grant(db, account.id, delta);
         if (balance === null) {
           throw new CliError(`Cannot remove ${-delta} credits: the balance is ${account.credits}`);
         }

@@ -6,10 +6,10 @@
  * the service does not know (the file changed since it started) is `unknown`.
  */
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { loadProxyPools } from '../compose/proxy-pools.js';
 import type { Config } from '../config.js';
-import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
+import type { ProxyPools } from '../scrape/net/proxy-pools.js';
 import { CliError, UsageError } from './cli-errors.js';
 
 export interface ProxyRow {
@@ -67,9 +67,12 @@ async function readMetrics(config: Config): Promise<string> {
   return await answer.text();
 }
 
-export async function listProxies(config: Config): Promise<ProxyRow[]> {
+/** `pools`: PROXIES_FILE's, as the composition root builds them (compose/proxy-pools.ts). */
+export async function listProxies(
+  config: Config,
+  pools: ProxyPools = loadProxyPools(config),
+): Promise<ProxyRow[]> {
   if (!config.proxiesFile) return [];
-  const pools = createProxyPools(parseProxiesFile(readFileSync(config.proxiesFile, 'utf8')));
   const series = proxySeries(await readMetrics(config));
   return pools.all.map((proxy) => {
     const label = proxy.label ?? '';

@@ -5,7 +5,7 @@
  * events. A crawl's lanes also use its frontier (politeness, robots.txt, discovered links).
  */
 import type { Config } from '../config.js';
-import type { FirecrawlServices } from '../firecrawl/door-services.js';
+import type { FirecrawlScrapeParts } from '../firecrawl/firecrawl-scrape.js';
 import { batchScreenshotLinks } from '../jobs/batches/batch-screenshots.js';
 import { type BatchService, createBatchService } from '../jobs/batches/batch-service.js';
 import { eventDeliveryJobHandler } from '../jobs/batches/event-delivery-job.js';
@@ -44,7 +44,9 @@ export interface BatchJobsOptions {
   scraper: ScrapeUseCase;
   planner: Pick<Planner, 'assertAllowed'>;
   /** The door's result cache (maxAge, storeInCache). */
-  firecrawl: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'>;
+  firecrawl: FirecrawlScrapeParts['cache'];
+  /** The formats made from a page's Markdown: the operator's model, the kept results. */
+  derived: Pick<FirecrawlScrapeParts, 'models' | 'previous'>;
   /** Unique per process: lease owners are `<nodeId>/<kind>`. */
   nodeId: string;
   settings: BatchSettings;
@@ -123,6 +125,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
       jobs,
       scraper: options.scraper,
       cache: options.firecrawl,
+      derived: options.derived,
       screenshots: (batch) => batchScreenshotLinks(store.db, batch),
       workerId: laneWorkerId,
       leaseMs: settings.jobLeaseMs,
@@ -141,6 +144,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     retentionMs: settings.batchRetentionMs,
     maxUrls: settings.crawlMaxUrls,
     allowIgnoreRobots: settings.crawlAllowIgnoreRobots,
+    models: options.derived.models,
     onQueued: wake,
   });
   const service = createBatchService({
@@ -148,6 +152,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     jobs,
     assertAllowed: (url) => options.planner.assertAllowed(url),
     retentionMs: settings.batchRetentionMs,
+    models: options.derived.models,
     onQueued: wake,
   });
 

@@ -4,7 +4,6 @@
  * blockers wired in, the output stage).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { type Config, DEFAULTS } from '../config.js';
 import { createPostgresAccountSlots } from '../scrape/admission/account-slots-pg.js';
 import {
@@ -31,13 +30,13 @@ import { createFetchEngine } from '../scrape/engines/fetch-engine.js';
 import { FALLBACK_CHROME_VERSION } from '../scrape/engines/identity/chrome-identity.js';
 import type { HttpClient } from '../scrape/net/http-client.js';
 import { createProxyHealth, type ProxyHealth } from '../scrape/net/proxy-health.js';
-import { createProxyPools, parseProxiesFile } from '../scrape/net/proxy-pools.js';
 import { SessionStore } from '../scrape/net/sessions.js';
 import { createOutputStage } from '../scrape/output/index.js';
 import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
 import type { Store } from '../store/db.js';
 import { pageModelOf } from './page-model.js';
+import { loadProxyPools } from './proxy-pools.js';
 
 export interface ScrapeParts {
   pipeline: PipelineParts;
@@ -46,17 +45,6 @@ export interface ScrapeParts {
   /** Each upstream proxy's counts and state (/metrics). */
   proxyHealth: ProxyHealth;
   close(): Promise<void>;
-}
-
-function loadProxies(config: Config, health: ProxyHealth) {
-  if (!config.proxiesFile) return createProxyPools([], health);
-  let text: string;
-  try {
-    text = readFileSync(config.proxiesFile, 'utf8');
-  } catch (error) {
-    throw new Error(`PROXIES_FILE cannot be read: ${(error as Error).message}`);
-  }
-  return createProxyPools(parseProxiesFile(text), health);
 }
 
 /**
@@ -92,7 +80,7 @@ export async function buildScrapeParts(
 ): Promise<ScrapeParts> {
   const proxyHealth = createProxyHealth();
   const sessions = new SessionStore();
-  const pools = loadProxies(config, proxyHealth);
+  const pools = loadProxyPools(config, proxyHealth);
   const { guard } = http;
   const filters: FilterEngines | null = await loadFilters(config, warn);
   const fetch = createFetchEngine({

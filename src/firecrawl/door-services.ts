@@ -4,13 +4,13 @@
  * it and purges both periodically.
  */
 import { createHash } from 'node:crypto';
-import { reserveCredits, settleCredits, shortOfCredits } from '../billing/credit-ledger.js';
+import { charge } from '../billing/credits.js';
 import type { ScrapeOptions, ScrapeResult, UsedResources } from '../scrape/types.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
-import { newId } from '../store/ids.js';
 import { purgeCachedPages, readCachedPage, storeCachedPage } from '../store/page-cache.js';
 import { purgePageFiles, readPageFile, savePageFile } from '../store/page-files.js';
+import type { RunRecord } from '../store/run-records.js';
 import type { ScreenshotLinks } from './document.js';
 
 export interface CachedResult {
@@ -21,8 +21,15 @@ export interface CachedResult {
 export interface FirecrawlServices {
   /** A result of the same options no older than `maxAgeMs`, or null. */
   cached(accountId: string, options: ScrapeOptions, maxAgeMs: number): Promise<CachedResult | null>;
-  /** Charges a cache hit (PRICE_CACHE_HIT); 402 when the balance is short. */
-  chargeHit(accountId: string, requestId?: string): Promise<{ charged: number; balance: number }>;
+  /**
+   * Charges a cache hit (PRICE_CACHE_HIT) under `requestId` and writes its request record
+   * (`record`, given the charge) with it; 402 when the balance is short.
+   */
+  chargeHit(
+    accountId: string,
+    requestId: string,
+    record: (charged: number) => RunRecord,
+  ): Promise<{ charged: number; balance: number }>;
   remember(accountId: string, options: ScrapeOptions, result: ScrapeResult): Promise<void>;
   /** Links under `baseUrl` for the account's screenshots. */
   screenshotLinks(accountId: string, baseUrl: string): ScreenshotLinks;
@@ -86,14 +93,9 @@ export function createFirecrawlServices(
         },
       };
     },
-    async chargeHit(accountId, requestId = newId()) {
+    async chargeHit(accountId, requestId, record) {
       const price = settings.cacheHitPrice;
-      const balance = await store.transact(async (trx) => {
-        const after = await reserveCredits(trx, accountId, price, requestId);
-        if (after === null) return null;
-        return settleCredits(trx, accountId, price, requestId);
-      });
-      if (balance === null) throw await shortOfCredits(store.db, accountId, price);
+      const balance = await charge(store, { accountId, requestId }, price, record(price));
       return { charged: price, balance };
     },
     async remember(accountId, options, result) {

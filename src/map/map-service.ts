@@ -11,13 +11,7 @@
  * composition root passes it in.
  */
 import type { Account } from '../accounts/account-store.js';
-import {
-  refundCredits,
-  reserveCredits,
-  SETTLE_GRACE_MS,
-  settleCredits,
-  shortOfCredits,
-} from '../billing/credit-ledger.js';
+import { refund, reserve, SETTLE_GRACE_MS, settle, shortOfCredits } from '../billing/credits.js';
 import { LateRefunds } from '../billing/late-refunds.js';
 import { appError, isAppError } from '../errors.js';
 import type { Admission, Release } from '../scrape/admission/admission.js';
@@ -36,7 +30,7 @@ export const DEFAULT_MAP_BUDGET_MS = 30_000;
 export const MAX_MAP_TIMEOUT_MS = 300_000;
 
 export interface MapServiceOptions {
-  store: Pick<Store, 'transact'>;
+  store: Pick<Store, 'db' | 'dialect' | 'transact'>;
   /** The service's one HTTP client (its address guard checks every document's hop). */
   http: Pick<HttpClient, 'checkAddress' | 'get'>;
   /** The scrapes' admission: a map holds one of the account's and the node's slots. */
@@ -94,15 +88,9 @@ export function createMapService(options: MapServiceOptions): MapService {
     const ms = strict ? Math.min(request.timeoutMs as number, MAX_MAP_TIMEOUT_MS) : budgetMs;
     const holder = options.nodeName?.() ?? null;
     const hold = holder ? { holder, deadlineAt: Date.now() + ms + SETTLE_GRACE_MS } : null;
-    const balance = await store.transact(
-      (trx) => reserveCredits(trx, account.id, price, requestId, hold),
-      { durable: false },
-    );
-    if (balance === null) {
-      throw await store.transact((trx) => shortOfCredits(trx, account.id, price), {
-        durable: false,
-      });
-    }
+    const credits = { accountId: account.id, requestId };
+    const balance = await reserve(store, credits, price, hold);
+    if (balance === null) throw await shortOfCredits(store.db, account.id, price);
 
     const deadline = AbortSignal.timeout(ms);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
@@ -120,17 +108,16 @@ export function createMapService(options: MapServiceOptions): MapService {
       const links = await discoverLinks(request, { fetcher, limits }, signal);
       const late = failure();
       if (late) throw late;
-      await store.transact((trx) => settleCredits(trx, account.id, price, requestId));
+      await store.transact((trx) => settle(trx, credits, price));
       return { links, creditsUsed: price };
     } catch (error) {
-      const refund = () =>
-        store.transact((trx) => refundCredits(trx, account.id, price, requestId));
+      const giveBack = () => store.transact((trx) => refund(trx, credits, price));
       try {
-        await refund();
+        await giveBack();
       } catch (refundError) {
         if (!isDatabaseUnavailable(refundError)) throw refundError;
         // A 503, never charged: refunded as soon as the database answers again.
-        lateRefunds.retry(refund);
+        lateRefunds.retry(giveBack);
         throw databaseUnavailable();
       }
       throw failure(error);

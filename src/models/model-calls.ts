@@ -5,11 +5,11 @@
  * log (output type `json`, `summary` or `extract`), its record carrying the model's name and
  * token counts in its params, in the settle's transaction.
  */
-import { refundCredits, reserveCredits, settleCredits } from '../billing/credit-ledger.js';
+import { endRequest, reserve } from '../billing/credits.js';
 import { type AppError, appError, isAppError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
-import { type RunRecord, saveRunRecord } from '../store/run-records.js';
+import type { RunRecord } from '../store/run-records.js';
 import type { ChatModel } from './chat-model.js';
 import type { ModelResult } from './structured-answer.js';
 
@@ -41,7 +41,10 @@ function hostOf(url: string): string | null {
   }
 }
 
-export function createModelCalls(store: Pick<Store, 'transact'>, model: ChatModel): ModelCalls {
+export function createModelCalls(
+  store: Pick<Store, 'db' | 'dialect' | 'transact'>,
+  model: ChatModel,
+): ModelCalls {
   const price = model.callPrice;
   return {
     model,
@@ -51,10 +54,8 @@ export function createModelCalls(store: Pick<Store, 'transact'>, model: ChatMode
     ): Promise<{ value: T; charged: number }> {
       const requestId = newId();
       const createdAt = Date.now();
-      const balance = await store.transact(
-        (trx) => reserveCredits(trx, context.accountId, price, requestId),
-        { durable: false },
-      );
+      const credits = { accountId: context.accountId, requestId };
+      const balance = await reserve(store, credits, price);
       if (balance === null) throw appError('INSUFFICIENT_CREDITS');
       const record = (
         failure: AppError | null,
@@ -89,15 +90,19 @@ export function createModelCalls(store: Pick<Store, 'transact'>, model: ChatMode
         result = await work(model);
       } catch (error) {
         const failure = isAppError(error) ? error : appError('MODEL_FAILED', String(error));
-        await store.transact(async (trx) => {
-          await refundCredits(trx, context.accountId, price, requestId);
-          await saveRunRecord(trx, record(failure, null));
+        await endRequest(store, {
+          ...credits,
+          charged: null,
+          held: price,
+          record: record(failure, null),
         });
         throw error;
       }
-      await store.transact(async (trx) => {
-        await settleCredits(trx, context.accountId, price, requestId);
-        await saveRunRecord(trx, record(null, result));
+      await endRequest(store, {
+        ...credits,
+        charged: price,
+        held: price,
+        record: record(null, result),
       });
       return { value: result.value, charged: price };
     },

@@ -6,7 +6,14 @@
 import type { AppError } from '../errors.js';
 import type { RunRecord } from '../store/run-records.js';
 import { outputTypeOf, type PlanRequest } from './plan.js';
-import type { AskedRequest, Outcome, RequestSource, ScrapeOptions, ScrapePlan } from './types.js';
+import type {
+  AskedRequest,
+  Outcome,
+  RequestSource,
+  ScrapeOptions,
+  ScrapePlan,
+  ScrapeResult,
+} from './types.js';
 
 type RunState = Pick<
   RunRecord,
@@ -125,4 +132,20 @@ export function finishedRecord(plan: ScrapePlan, outcome: Outcome, charged: numb
   const usage = outcome.ok ? outcome.result.model : undefined;
   if (!usage) return record;
   return { ...record, params: JSON.stringify({ ...JSON.parse(record.params), model: usage }) };
+}
+
+/** A request answered without a scrape (a page from the Firecrawl door's cache). */
+export function servedRecord(
+  source: Source,
+  result: Pick<ScrapeResult, 'targetStatus'>,
+  charged: number,
+): RunRecord {
+  return recordOf(source, {
+    status: 'success',
+    statusCode: 200,
+    targetStatus: result.targetStatus,
+    credits: charged,
+    durationMs: Date.now() - source.createdAt,
+    error: null,
+  });
 }

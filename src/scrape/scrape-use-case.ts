@@ -12,32 +12,23 @@
  * knows about HTTP; failures are catalog errors.
  */
 
-import type { Kysely } from 'kysely';
 import type { Account } from '../accounts/account-store.js';
 import {
-  creditsOf,
+  endRequest,
   type ReservationHold,
-  refundCredits,
-  refundIfReserved,
-  reservedFor,
-  reserveRelaxed,
+  refund,
+  refundIfHeld,
+  reserve,
   SETTLE_GRACE_MS,
-  settleCredits,
-} from '../billing/credit-ledger.js';
-import { endWithRecordPg } from '../billing/end-with-record-pg.js';
+  shortOf,
+} from '../billing/credits.js';
 import { LateRefunds } from '../billing/late-refunds.js';
 import { type AppError, appError, isAppError } from '../errors.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import type { KeptResults } from '../store/kept-results.js';
-import {
-  isOneOff,
-  loadWorkflowForRun,
-  type ScheduledRun,
-  saveRunRecord,
-} from '../store/run-records.js';
-import type { Database } from '../store/schema.js';
+import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
 import type { Admission, NodeSlot, Release } from './admission/admission.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
@@ -224,16 +215,9 @@ export class ScrapeUseCase {
       // scrape answers only after the durable settle, which flushes it too).
       const hold = this.holdOf(request, planned.options.timeoutMs);
       plan = planned;
-      const balance = await reserveRelaxed(
-        store,
-        planned.accountId,
-        planned.price,
-        planned.requestId,
-        hold,
-      );
+      const balance = await reserve(store, planned, planned.price, hold);
       if (balance === null) {
-        if (!figures) throw appError('INSUFFICIENT_CREDITS');
-        throw await this.shortOf(planned.accountId, planned.price);
+        throw await shortOf(store.db, planned.accountId, planned.price, figures);
       }
       return planned;
     } catch (error) {
@@ -241,9 +225,7 @@ export class ScrapeUseCase {
         // The reserve may have committed with its answer lost: refunded once the database
         // answers, if it did.
         const reserved = plan;
-        this.lateRefunds.retry(() =>
-          refundIfReserved(store.db, reserved.accountId, reserved.price, reserved.requestId),
-        );
+        this.lateRefunds.retry(() => refundIfHeld(store.db, reserved, reserved.price));
       }
       // A workflow run refused after validation (proxy, address, credits) is still a run.
       if (workflowId) {
@@ -252,12 +234,6 @@ export class ScrapeUseCase {
       }
       throw error;
     }
-  }
-
-  /** The 402 of a request that needed `needed` credits, with the account's balance. */
-  private async shortOf(accountId: string, needed: number) {
-    const balance = (await creditsOf(this.deps.store.db, accountId)) ?? 0;
-    return appError('INSUFFICIENT_CREDITS', needed, balance);
   }
 
   /**
@@ -274,21 +250,16 @@ export class ScrapeUseCase {
       const needed = prices[priceKey(to.engine, to.proxyType)] ?? plan.price;
       if (needed <= reserved) return;
       const hold = this.holdOf(plan, plan.options.timeoutMs);
-      const balance = await reserveRelaxed(
-        this.deps.store,
-        plan.accountId,
-        needed - reserved,
-        plan.requestId,
-        hold,
-      );
-      if (balance === null) throw await this.shortOf(plan.accountId, needed);
+      const { store } = this.deps;
+      const balance = await reserve(store, plan, needed - reserved, hold);
+      if (balance === null) throw await shortOf(store.db, plan.accountId, needed, true);
       reserved = needed;
     };
   }
 
-  /** What a plan holds now: an escalated one more than its `price`, as the ledger says. */
-  private reservedOf(db: Kysely<Database>, plan: ScrapePlan): Promise<number> {
-    return plan.prices ? reservedFor(db, plan.requestId) : Promise.resolve(plan.price);
+  /** What a plan holds: an escalated one more than its `price` (null: ask the ledger). */
+  private heldBy(plan: ScrapePlan): number | null {
+    return plan.prices ? null : plan.price;
   }
 
   private holdOf(request: PlanRequest, budgetMs: number): ReservationHold | null {
@@ -341,9 +312,7 @@ export class ScrapeUseCase {
     this.lateRefunds.retry(() =>
       withRecord
         ? this.settle(plan, { ok: false, error: databaseUnavailable() })
-        : store.transact(async (trx) =>
-            refundCredits(trx, plan.accountId, await this.reservedOf(trx, plan), plan.requestId),
-          ),
+        : store.transact((trx) => refund(trx, plan, this.heldBy(plan))),
     );
   }
 
@@ -354,31 +323,14 @@ export class ScrapeUseCase {
   async settle(plan: ScrapePlan, outcome: Outcome, keepResult = true): Promise<Settlement> {
     const { store, metrics } = this.deps;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
-    const record = finishedRecord(plan, outcome, charged);
-    // On PostgreSQL every round trip is waited for by the answer: a plan without a choice
-    // (it holds its price) ends a one-off scrape in one statement.
-    const oneStatement =
-      store.dialect === 'postgres' &&
-      !plan.prices &&
-      isOneOff(record) &&
-      (!outcome.ok || charged === plan.price);
-    const balance = oneStatement
-      ? await endWithRecordPg(store.db, {
-          accountId: plan.accountId,
-          requestId: plan.requestId,
-          kind: outcome.ok ? 'settle' : 'refund',
-          amount: plan.price,
-          record,
-        })
-      : await store.transact(async (trx) => {
-          // A plan with a choice may have reserved more than the way it used: the rest goes back.
-          const reserved = await this.reservedOf(trx, plan);
-          const after = outcome.ok
-            ? await settleCredits(trx, plan.accountId, charged, plan.requestId, reserved)
-            : await refundCredits(trx, plan.accountId, reserved, plan.requestId);
-          await saveRunRecord(trx, record);
-          return after;
-        });
+    // A plan with a choice may have reserved more than the way it used: the rest goes back.
+    const balance = await endRequest(store, {
+      accountId: plan.accountId,
+      requestId: plan.requestId,
+      charged: outcome.ok ? charged : null,
+      held: this.heldBy(plan),
+      record: finishedRecord(plan, outcome, charged),
+    });
     if (outcome.ok && keepResult) this.keep(plan, outcome.result);
     metrics.scraped(plan.engine, plan.output, outcome.ok ? 'success' : outcome.error.code);
     if (charged > 0) metrics.charged(charged);

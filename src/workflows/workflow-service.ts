@@ -10,7 +10,7 @@ import type { Store } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { inTransaction } from '../store/in-transaction.js';
 import { nextChangeSeq } from '../store/workflow-change-seq.js';
-import { WorkflowListCache } from './list-cache.js';
+import type { WorkflowListCache } from './list-cache.js';
 import { applyMergePatch } from './merge-patch.js';
 import {
   bodyObject,
@@ -42,21 +42,20 @@ import {
 export interface WorkflowServiceOptions {
   /** Epoch ms. Default Date.now. */
   now?: () => number;
-  /** Bytes of unpaged lists kept per node (list-cache.ts). Default 64 MiB; 0 turns it off. */
-  listCacheBytes?: number;
 }
 
 export class WorkflowService {
   private readonly now: () => number;
   private readonly listCache: WorkflowListCache;
 
+  /** `listCache`: the node's copy of unpaged lists, built by the composition root. */
   constructor(
     private readonly store: Store,
+    listCache: WorkflowListCache,
     options: WorkflowServiceOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    const budget = options.listCacheBytes === undefined ? {} : { maxBytes: options.listCacheBytes };
-    this.listCache = new WorkflowListCache(store, budget);
+    this.listCache = listCache;
   }
 
   /**

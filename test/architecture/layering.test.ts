@@ -126,10 +126,18 @@ test('outbound requests go through the one HTTP client (only it imports undici)'
   );
 });
 
-test('only the composition root builds the HTTP client and the job queue', () => {
+test('only the composition root builds the HTTP client, job queue, proxy pools, list cache', () => {
   assert.equal(
     violationsOf('parts-built-by-the-root').length,
     0,
     report('parts-built-by-the-root'),
+  );
+});
+
+test('nothing outside src/billing/ moves credits but through billing/credits.ts', () => {
+  assert.equal(
+    violationsOf('credits-move-in-billing').length,
+    0,
+    report('credits-move-in-billing'),
   );
 });

@@ -28,9 +28,13 @@ interface Listed {
 async function check(store: Store, other: Store = store): Promise<void> {
   const { account } = await createAccount(store.db, { name: 'c', credits: 0, concurrencyLimit: 1 });
   // A frozen clock: every change lands in the same millisecond.
-  const service = new WorkflowService(store, { now: () => 1_000_000 });
+  const service = new WorkflowService(store, new WorkflowListCache(store), {
+    now: () => 1_000_000,
+  });
   // Another node: its own cache (and on PostgreSQL its own pool), sharing the database.
-  const node2 = new WorkflowService(other, { now: () => 1_000_000 });
+  const node2 = new WorkflowService(other, new WorkflowListCache(other), {
+    now: () => 1_000_000,
+  });
   const list = async (archived?: boolean, on: WorkflowService = service) =>
     JSON.parse(
       (await on.listJson(account.id, archived === undefined ? {} : { archived })).toString(),
@@ -136,7 +140,7 @@ test('the cache keeps within its byte budget, evicting the least recently used',
   withEmbeddedStore(async (store) => {
     const one = await createAccount(store.db, { name: 'one', credits: 0, concurrencyLimit: 1 });
     const two = await createAccount(store.db, { name: 'two', credits: 0, concurrencyLimit: 1 });
-    const service = new WorkflowService(store);
+    const service = new WorkflowService(store, new WorkflowListCache(store));
     const config = { url: 'https://example.com/' };
     for (let i = 0; i < 20; i++) {
       await service.create(one.account.id, { name: `one ${i}`, config });

@@ -1,14 +1,13 @@
 /**
  * POST /v2/scrape and POST /v1/scrape: one page, several formats from one load. The body is
- * translated (firecrawl/scrape-request.ts) into the pipeline's options; the scrape is the
- * native one (prepareOptions → execute: same credits, guard, blockers, proxies); a result of
- * the same options no older than `maxAge` answers from the account's cache instead.
+ * translated (firecrawl/scrape-request.ts) and scraped by firecrawl/firecrawl-scrape.ts, as a
+ * batch or crawl page is (the account's cache, or the native scrape with its credits, guard,
+ * blockers and proxies; the Document; changeTracking and the model's formats): this route
+ * only takes the node slot, watches the caller's connection and sends the answer.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../errors.js';
-import { checkChangeTracking, trackChanges } from '../../firecrawl/change-tracking.js';
-import { type FirecrawlDocument, firecrawlDocumentOf } from '../../firecrawl/document.js';
-import { addModelFormats, checkModelFormats } from '../../firecrawl/model-formats.js';
+import { type FirecrawlScrapeParts, runFirecrawlScrape } from '../../firecrawl/firecrawl-scrape.js';
 import { ALEXANDRIA, isAlexandriaBody, notOfferedMessage } from '../../firecrawl/not-offered.js';
 import {
   type FirecrawlScrapeOptions,
@@ -16,7 +15,6 @@ import {
   firecrawlScrapeOf,
 } from '../../firecrawl/scrape-request.js';
 import type { NodeSlot } from '../../scrape/admission/admission.js';
-import type { PageDocument, ScrapeResult } from '../../scrape/types.js';
 import { accountOf } from '../plugins/auth.js';
 import { defineRoute } from '../route.js';
 import type { ApiServices } from '../services.js';
@@ -30,6 +28,12 @@ type Body = { url: string } & FirecrawlScrapeOptions;
 
 function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
   const { scraper, firecrawl, models } = services;
+  const parts: FirecrawlScrapeParts = {
+    scraper,
+    cache: firecrawl,
+    models,
+    previous: { db: services.store.db, keptResults: services.keptResults },
+  };
   return async (request: FastifyRequest, reply: FastifyReply) => {
     // Before the cache and the reservation: a saturated node's 503 charges and records
     // nothing, so a balancer may retry it on another node.
@@ -45,116 +49,32 @@ function scrapeHandler(version: FirecrawlVersion, services: ApiServices) {
     const account = accountOf(request);
     const { url, ...options } = request.body as Body;
     const scrape = firecrawlScrapeOf(url, options, version, 'offered');
-    // Before the scrape: a format the server cannot make costs nothing.
-    if (scrape.model && !models) {
-      throw appError(
-        'MODEL_NOT_CONFIGURED',
-        scrape.model.json ? 'The json format' : 'The summary format',
-      );
-    }
-    if (scrape.model) checkModelFormats(scrape.model);
-    if (scrape.changeTracking) checkChangeTracking(scrape.changeTracking, models);
-    const withModel = async (data: FirecrawlDocument, requestId: string) => {
-      if (scrape.changeTracking) {
-        const { tracking, charged } = await trackChanges(
-          { db: services.store.db, keptResults: services.keptResults, models },
-          scrape.changeTracking,
-          { markdown: data.markdown ?? '', statusCode: Number(data.metadata.statusCode) },
-          { accountId: account.id, url: scrape.options.url, requestId },
-        );
-        data.changeTracking = { ...tracking };
-        data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
-      }
-      if (scrape.model && models) {
-        const charged = await addModelFormats(data, scrape.model, models, {
-          accountId: account.id,
-          url: scrape.options.url,
-        });
-        data.metadata.creditsUsed = Number(data.metadata.creditsUsed) + charged;
-      }
-      return data;
-    };
-    /** The Markdown the model formats needed, left out when the caller did not ask for it. */
-    const shown = (data: FirecrawlDocument): FirecrawlDocument => {
-      if (!scrape.hideMarkdown) return data;
-      const { markdown: _hidden, ...rest } = data;
-      return rest;
-    };
     const baseUrl = baseUrlOf(request, firecrawl.publicUrl);
-    const links = scrape.screenshotBase64
-      ? ('inline' as const)
-      : firecrawl.screenshotLinks(account.id, baseUrl);
-
-    const hit = await firecrawl.cached(account.id, scrape.options, scrape.maxAgeMs);
-    if (hit) {
-      const { charged } = await firecrawl.chargeHit(account.id, request.id);
-      const data = await firecrawlDocumentOf(pageOf(hit.result), factsOf(hit.result), links);
-      Object.assign(data.metadata, {
-        scrapeId: request.id,
-        sourceURL: scrape.options.url,
-        creditsUsed: charged,
-        cacheState: 'hit',
-        cachedAt: new Date(hit.cachedAt).toISOString(),
-      });
-      return reply.send({ success: true, data: shown(await withModel(data, request.id)) });
-    }
-
-    const body = request.body as Record<string, unknown>;
-    const asked = { door: 'firecrawl', version, body } as const;
-    const plan = await scraper.prepareOptions(
-      account,
-      scrape.options,
-      request.id,
-      'firecrawl',
-      asked,
-    );
     // A caller that hangs up stops the scrape; its reservation is refunded.
     const gone = new AbortController();
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) gone.abort(appError('CLIENT_CLOSED'));
     });
-    const { outcome, charged } = await scraper.execute(plan, {
-      signal: gone.signal,
-      nodeSlot: slot,
-      keepResult: false,
-    });
-    if (!outcome.ok) throw outcome.error;
-    if (scrape.storeInCache) await firecrawl.remember(account.id, scrape.options, outcome.result);
-    const data = await firecrawlDocumentOf(
-      pageOf(outcome.result),
-      { ...factsOf(outcome.result), scrapeId: plan.requestId, creditsUsed: charged },
-      links,
+    const body = request.body as Record<string, unknown>;
+    const { json } = await runFirecrawlScrape(
+      parts,
+      scrape,
+      {
+        account,
+        requestId: request.id,
+        source: 'firecrawl',
+        asked: { door: 'firecrawl', version, body },
+      },
+      {
+        screenshots: scrape.screenshotBase64
+          ? 'inline'
+          : firecrawl.screenshotLinks(account.id, baseUrl),
+        nodeSlot: slot,
+        signal: gone.signal,
+      },
     );
-    data.metadata.sourceURL = scrape.options.url;
-    const full = await withModel(data, plan.requestId);
-    const answered = shown(full);
-    // The request log keeps the Document as answered, its charge and scrape id included; with
-    // change tracking its Markdown too, which the next scrape of the URL is compared with.
-    const kept = scrape.changeTracking ? full : answered;
-    // The Document is serialised once: the kept copy's text is the answer's too.
-    const text = JSON.stringify(answered);
-    const keptText = kept === answered ? text : JSON.stringify(kept);
-    scraper.keep(plan, { contentType: DOCUMENT_TYPE, body: Buffer.from(keptText) });
-    return reply.type(DOCUMENT_TYPE).send(`{"success":true,"data":${text}}`);
+    return reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${json}}`);
   }
-}
-
-const DOCUMENT_TYPE = 'application/json; charset=utf-8';
-
-function pageOf(result: ScrapeResult): PageDocument {
-  return JSON.parse(result.body.toString('utf8')) as PageDocument;
-}
-
-function factsOf(result: ScrapeResult) {
-  return {
-    sourceURL: result.finalUrl,
-    finalUrl: result.finalUrl,
-    statusCode: result.targetStatus,
-    scrapeId: '',
-    creditsUsed: 0,
-    cacheState: 'miss' as const,
-    ...(result.used ? { used: result.used } : {}),
-  };
 }
 
 const errors = Object.fromEntries(

@@ -8,11 +8,13 @@ import type { Account } from '../../accounts/account-store.js';
 import { getAccount } from '../../accounts/account-store.js';
 import { appError, type ErrorCode } from '../../errors.js';
 import type { FirecrawlDocument } from '../../firecrawl/document.js';
+import { checkFormats } from '../../firecrawl/firecrawl-scrape.js';
 import {
   type FirecrawlScrapeOptions,
   type FirecrawlVersion,
   firecrawlScrapeOf,
 } from '../../firecrawl/scrape-request.js';
+import type { ModelCalls } from '../../models/model-calls.js';
 import { parseHttpUrlParam } from '../../scrape/params/http-url.js';
 import {
   type BatchStatus,
@@ -109,6 +111,11 @@ export interface BatchServiceDeps {
   /** BATCH_RETENTION_MS: how long results are kept. */
   retentionMs: number;
   onQueued?(kind: 'lane' | 'event'): void;
+  /**
+   * The operator's model: whether the json and summary formats can be made (as /scrape
+   * answers: MODEL_NOT_CONFIGURED before anything is charged). Default: none.
+   */
+  models?: ModelCalls | null;
 }
 
 function splitUrls(urls: string[], ignoreInvalid: boolean) {
@@ -139,7 +146,15 @@ export function createBatchService(deps: BatchServiceDeps): BatchService {
       const ignoreInvalid = request.ignoreInvalidURLs ?? request.version === 'v2';
       const { valid, invalid } = splitUrls(request.urls, ignoreInvalid);
       // The options are the same for every page: translating one checks them all (400s).
-      firecrawlScrapeOf(valid[0] ?? 'https://example.com/', request.options, request.version);
+      checkFormats(
+        firecrawlScrapeOf(
+          valid[0] ?? 'https://example.com/',
+          request.options,
+          request.version,
+          'offered',
+        ),
+        deps.models ?? null,
+      );
       const webhook = request.webhook === undefined ? null : batchWebhookOf(request.webhook);
       if (webhook) {
         webhook.url = parseHttpUrlParam('webhook.url', webhook.url);

@@ -5,12 +5,9 @@
  * settles what was stored.
  */
 import { AppError, type ErrorCode, statusOf } from '../../errors.js';
-import {
-  type FirecrawlDocument,
-  firecrawlDocumentOf,
-  type ScreenshotLinks,
-} from '../../firecrawl/document.js';
-import type { Outcome, PageDocument, ScrapeResult, UsedResources } from '../../scrape/types.js';
+import type { FirecrawlDocument, ScreenshotLinks } from '../../firecrawl/document.js';
+import { documentOfResult } from '../../firecrawl/firecrawl-scrape.js';
+import type { Outcome, ScrapeResult, UsedResources } from '../../scrape/types.js';
 
 export type StoredPage =
   | {
@@ -22,6 +19,8 @@ export type StoredPage =
       document: FirecrawlDocument;
       /** A crawl's page: every link it has, whether or not the caller asked for links. */
       discovered?: string[];
+      /** What the model's formats cost (their own requests), added to the page's charge. */
+      modelCredits?: number;
     }
   | { ok: false; code: ErrorCode; error: string };
 
@@ -36,6 +35,12 @@ export interface StoreContext {
    * links (they leave the Document), `copy` when it did.
    */
   discovered?: 'move' | 'copy';
+  /** The Document already built (a cache hit's). */
+  document?: FirecrawlDocument;
+  /** Adds the formats made from the Markdown (changeTracking, the model's); their cost. */
+  derive?: (document: FirecrawlDocument) => Promise<number>;
+  /** The Markdown was made for the derived formats only: not in the Document. */
+  hideMarkdown?: boolean;
 }
 
 export async function storedPageOf(outcome: Outcome, context: StoreContext): Promise<StoredPage> {
@@ -43,23 +48,20 @@ export async function storedPageOf(outcome: Outcome, context: StoreContext): Pro
     return { ok: false, code: outcome.error.code, error: outcome.error.message };
   }
   const { result } = outcome;
-  const page = JSON.parse(result.body.toString('utf8')) as PageDocument;
-  const document = await firecrawlDocumentOf(
-    page,
-    {
-      sourceURL: context.sourceUrl,
-      finalUrl: result.finalUrl,
-      statusCode: result.targetStatus,
-      scrapeId: '',
-      creditsUsed: 0,
-      cacheState: context.cachedAt === undefined ? 'miss' : 'hit',
-      ...(context.cachedAt === undefined
-        ? {}
-        : { cachedAt: new Date(context.cachedAt).toISOString() }),
-      ...(result.used ? { used: result.used } : {}),
-    },
-    context.screenshots,
-  );
+  const document =
+    context.document ??
+    (await documentOfResult(
+      result,
+      {
+        sourceURL: context.sourceUrl,
+        ...(context.cachedAt === undefined
+          ? {}
+          : { cacheState: 'hit', cachedAt: new Date(context.cachedAt).toISOString() }),
+      },
+      context.screenshots,
+    ));
+  const modelCredits = context.derive ? await context.derive(document) : 0;
+  if (context.hideMarkdown) delete document.markdown;
   const links = (document as { links?: string[] }).links;
   if (context.discovered === 'move') delete (document as { links?: string[] }).links;
   return {
@@ -69,6 +71,7 @@ export async function storedPageOf(outcome: Outcome, context: StoreContext): Pro
     ...(result.used ? { used: result.used } : {}),
     document,
     ...(context.discovered ? { discovered: links ?? [] } : {}),
+    ...(modelCredits > 0 ? { modelCredits } : {}),
   };
 }
 
@@ -95,7 +98,7 @@ export function documentOfStored(
   const page = JSON.parse(stored) as StoredPage;
   if (!page.ok) return null;
   const { document } = page;
-  document.metadata.creditsUsed = facts.credits;
+  document.metadata.creditsUsed = facts.credits + (page.modelCredits ?? 0);
   if (facts.scrapeId) document.metadata.scrapeId = facts.scrapeId;
   return document;
 }

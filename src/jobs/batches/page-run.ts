@@ -13,8 +13,12 @@
  */
 import type { Kysely } from 'kysely';
 import { type AppError, appError, type ErrorCode, isAppError } from '../../errors.js';
-import type { ScreenshotLinks } from '../../firecrawl/document.js';
-import type { FirecrawlServices } from '../../firecrawl/door-services.js';
+import type { FirecrawlDocument, ScreenshotLinks } from '../../firecrawl/document.js';
+import {
+  addDerivedFormats,
+  type FirecrawlScrapeParts,
+  fromCache,
+} from '../../firecrawl/firecrawl-scrape.js';
 import { type FirecrawlScrape, firecrawlScrapeOf } from '../../firecrawl/scrape-request.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
 import type { Outcome, ScrapePlan } from '../../scrape/types.js';
@@ -39,7 +43,12 @@ export interface PageRunDeps {
   relaxed?: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
   scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle' | 'restore' | 'keep'>;
   /** The Firecrawl door's result cache; null: never read nor written. */
-  cache: Pick<FirecrawlServices, 'cached' | 'chargeHit' | 'remember'> | null;
+  cache: FirecrawlScrapeParts['cache'] | null;
+  /**
+   * What the formats made from the Markdown need (changeTracking, the model's json and
+   * summary), as the /scrape route has them; absent: a page asking for them fails.
+   */
+  derived?: Pick<FirecrawlScrapeParts, 'models' | 'previous'>;
   /** Where a batch's screenshots go: kept until the batch expires, linked under its base URL. */
   screenshots(batch: Batch): ScreenshotLinks;
 }
@@ -122,6 +131,11 @@ function refused(error: AppError): PageStep {
   };
 }
 
+/** The request log tells a crawl's pages (they discover links) from a batch's. */
+function sourceOf(context: PageContext): 'crawl' | 'batch' {
+  return context.discoverLinks ? 'crawl' : 'batch';
+}
+
 export async function runPage(deps: PageRunDeps, context: PageContext): Promise<PageStep> {
   const { db } = deps;
   const relaxed = deps.relaxed ?? ((work) => work(db));
@@ -130,7 +144,7 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
   const options: BatchOptions = batchOptionsOf(batch);
   let scrape: FirecrawlScrape;
   try {
-    scrape = firecrawlScrapeOf(page.url, options.scrape, options.version);
+    scrape = firecrawlScrapeOf(page.url, options.scrape, options.version, 'offered');
   } catch (error) {
     if (isAppError(error)) return refused(error);
     throw error;
@@ -143,18 +157,44 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     };
   }
   const discovered = context.discoverLinks ? (askedLinks ? 'copy' : 'move') : undefined;
-  const store = async (outcome: Outcome, requestId: string, cachedAt?: number) => {
+  const asked = {
+    door: 'firecrawl',
+    version: options.version,
+    body: { url: page.url, ...options.scrape },
+    batchId: batch.id,
+  } as const;
+  const screenshots = () => (scrape.screenshotBase64 ? 'inline' : deps.screenshots(batch));
+  /** The formats made from the Markdown, as the route makes them; what the model cost. */
+  const derive = async (document: FirecrawlDocument, requestId: string) => {
+    if (!scrape.model && !scrape.changeTracking) return 0;
+    if (!deps.derived) throw appError('INTERNAL');
+    return addDerivedFormats(deps.derived, document, scrape, {
+      accountId: context.account.id,
+      requestId,
+      signal: context.signal,
+    });
+  };
+  const store = async (
+    outcome: Outcome,
+    requestId: string,
+    hit?: { cachedAt: number; document: FirecrawlDocument },
+  ) => {
     let stored: StoredPage;
     try {
       stored = await storedPageOf(outcome, {
         sourceUrl: page.url,
-        screenshots: scrape.screenshotBase64 ? 'inline' : deps.screenshots(batch),
-        ...(cachedAt === undefined ? {} : { cachedAt }),
+        screenshots: screenshots(),
+        ...(hit ? { cachedAt: hit.cachedAt, document: hit.document } : {}),
         ...(discovered ? { discovered } : {}),
+        derive: (document) => derive(document, requestId),
+        hideMarkdown: scrape.hideMarkdown,
       });
-    } catch {
-      // A result this door cannot read (not a document) is the scrape's failure, not ours.
-      stored = { ok: false, code: 'INTERNAL', error: 'Internal server error' };
+    } catch (error) {
+      // A model's failure is the page's; a result this door cannot read (not a document) is
+      // the scrape's failure, not ours.
+      stored = isAppError(error)
+        ? { ok: false, code: error.code, error: error.message }
+        : { ok: false, code: 'INTERNAL', error: 'Internal server error' };
     }
     const text = JSON.stringify(stored);
     const kept = await relaxed((trx) => savePageResult(trx, page.id, text, requestId));
@@ -187,31 +227,32 @@ export async function runPage(deps: PageRunDeps, context: PageContext): Promise<
     if (batch.status !== 'scraping') {
       return { type: 'end', state: 'cancelled', errorCode: null, error: null };
     }
-    if (deps.cache && scrape.maxAgeMs > 0) {
-      const hit = await deps.cache.cached(context.account.id, scrape.options, scrape.maxAgeMs);
-      if (hit) {
+    if (deps.cache) {
+      let hit: Awaited<ReturnType<typeof fromCache>>;
+      try {
         // Charged under the page's id, so a holder that died after the charge is not charged again.
-        if (!(await isSettled(db, page.id))) {
-          try {
-            await deps.cache.chargeHit(context.account.id, page.id);
-          } catch (error) {
-            if (isAppError(error)) return refused(error);
-            throw error;
-          }
-        }
-        return ended(await store({ ok: true, result: hit.result }, page.id, hit.cachedAt));
+        hit = await fromCache(
+          { cache: deps.cache },
+          scrape,
+          { account: context.account, requestId: page.id, source: sourceOf(context), asked },
+          { screenshots: screenshots(), sourceUrl: page.url },
+          async () => !(await isSettled(db, page.id)),
+        );
+      } catch (error) {
+        if (isAppError(error)) return refused(error);
+        throw error;
       }
+      if (hit) return ended(await store({ ok: true, result: hit.result }, page.id, hit));
     }
     let plan: ScrapePlan;
     try {
-      // The request log tells a crawl's pages (they discover links) from a batch's.
-      const source = context.discoverLinks ? 'crawl' : 'batch';
-      plan = await deps.scraper.prepareOptions(context.account, scrape.options, undefined, source, {
-        door: 'firecrawl',
-        version: options.version,
-        body: { url: page.url, ...options.scrape },
-        batchId: batch.id,
-      });
+      plan = await deps.scraper.prepareOptions(
+        context.account,
+        scrape.options,
+        undefined,
+        sourceOf(context),
+        asked,
+      );
     } catch (error) {
       if (isAppError(error)) return refused(error);
       throw error;

@@ -11,6 +11,7 @@
 import type { Account } from '../../accounts/account-store.js';
 import { getAccount } from '../../accounts/account-store.js';
 import { appError } from '../../errors.js';
+import { checkFormats } from '../../firecrawl/firecrawl-scrape.js';
 import {
   type FirecrawlScrapeOptions,
   type FirecrawlVersion,
@@ -18,6 +19,7 @@ import {
 } from '../../firecrawl/scrape-request.js';
 import { wellKnownOf } from '../../map/robots-sitemaps.js';
 import { crawlSitemaps, type SitemapCrawlLimits } from '../../map/sitemap-crawl.js';
+import type { ModelCalls } from '../../models/model-calls.js';
 import type { DocumentFetcher } from '../../scrape/net/http-client.js';
 import { parseHttpUrlParam } from '../../scrape/params/http-url.js';
 import { insertBatch } from '../../store/batches.js';
@@ -93,6 +95,11 @@ export interface CrawlServiceDeps {
   fetcher: DocumentFetcher;
   assertAllowed(url: string): Promise<void>;
   retentionMs: number;
+  /**
+   * The operator's model: whether the json and summary formats can be made (as /scrape
+   * answers: MODEL_NOT_CONFIGURED before anything is charged). Default: none.
+   */
+  models?: ModelCalls | null;
   /** CRAWL_MAX_URLS: pages one crawl holds at most (its `limit` is cut to it). */
   maxUrls: number;
   /** CRAWL_ALLOW_IGNORE_ROBOTS: whether a crawl may ask to ignore robots.txt. */
@@ -162,7 +169,10 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
         );
       }
       // The options are the same for every page: translating one checks them all (400s).
-      firecrawlScrapeOf(start.url, request.scrapeOptions, request.version);
+      checkFormats(
+        firecrawlScrapeOf(start.url, request.scrapeOptions, request.version, 'offered'),
+        deps.models ?? null,
+      );
       const webhook = request.webhook === undefined ? null : batchWebhookOf(request.webhook);
       if (webhook) {
         webhook.url = parseHttpUrlParam('webhook.url', webhook.url);

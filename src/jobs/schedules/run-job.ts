@@ -13,7 +13,7 @@
  * the reaper after its deadline).
  */
 import { getAccount } from '../../accounts/account-store.js';
-import { refundCredits } from '../../billing/credit-ledger.js';
+import { refund as refundHeld } from '../../billing/credits.js';
 import { type ErrorCode, isAppError } from '../../errors.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
 import type { Outcome, ScrapePlan } from '../../scrape/types.js';
@@ -50,7 +50,7 @@ export function scheduleRunHandler(deps: RunJobDeps): JobHandler {
   /** A reservation no record will settle (the run stopped, or another holder recorded). */
   const refund = async (plan: ScrapePlan) => {
     try {
-      await refundCredits(db, plan.accountId, plan.price, plan.requestId);
+      await refundHeld(db, plan, plan.price);
     } catch (error) {
       // Unreachable: refunded once it answers. Otherwise already ended (the unique "one end
       // per request" index said no).

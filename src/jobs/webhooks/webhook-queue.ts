@@ -2,7 +2,7 @@
  * Where a door hands a prepared webhook scrape: its pending record and its job commit
  * together, so the caller's `ok` means both exist; the scrape runs later on any node.
  */
-import { refundCredits } from '../../billing/credit-ledger.js';
+import { refund } from '../../billing/credits.js';
 import { pendingRecord } from '../../scrape/run-record-of.js';
 import type { ScrapePlan } from '../../scrape/types.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
@@ -38,7 +38,7 @@ export function createWebhookQueue(
         // Nothing will run: give the reservation back before the caller sees the error, or,
         // the database being unreachable (a 503), as soon as it answers again.
         try {
-          await refundCredits(store.db, plan.accountId, plan.price, plan.requestId);
+          await refund(store.db, plan, plan.price);
         } catch (refundError) {
           if (!isDatabaseUnavailable(refundError) || !refundLater) throw refundError;
           refundLater(plan);

@@ -225,3 +225,27 @@ describe('the summary format', () => {
     assert.deepEqual(model.problems, []);
   });
 });
+
+describe('in a batch', () => {
+  it('a batch page with the json format answers as the /scrape route does, charged alike', async () => {
+    const formats = [{ type: 'json' as const, schema: SCHEMA, prompt: 'The product' }];
+    model.script({ content: '{"name":"Copper kettle","price":42}' });
+    const single = await fc.scrape(site.url('/kettle'), { formats, maxAge: 0 });
+    model.script({ content: '{"name":"Copper kettle","price":42}' });
+    const start = await balance();
+    const job = await fc.batchScrape([site.url('/kettle')], {
+      options: { formats, maxAge: 0 },
+      pollInterval: 0.2,
+      timeout: 30,
+    });
+    assert.equal(job.status, 'completed');
+    const [page] = job.data;
+    assert.deepEqual(page?.json, single.json);
+    assert.equal(page?.markdown, undefined, 'markdown only when asked');
+    assert.equal(page?.metadata?.creditsUsed, single.metadata?.creditsUsed);
+    assert.equal(start - (await balance()), 1 + 4);
+    assert.equal(model.requests.length, 2, 'one model call per page');
+    assert.match(model.requests[1]?.messages.at(-1)?.content ?? '', /Price: 42 euros/);
+    assert.deepEqual(model.problems, []);
+  });
+});

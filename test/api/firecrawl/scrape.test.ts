@@ -244,6 +244,24 @@ describe('the cache', () => {
     assert.equal(fresh.metadata?.cacheState, 'miss');
     assert.equal(site.hits(path), hits + 1);
   });
+
+  it('a cache hit leaves its own request record, with the charge it answered', async () => {
+    const path = '/cached-record';
+    site.html(path, ARTICLE);
+    await fc.scrape(site.url(path), { formats: ['markdown'], maxAge: 600_000 });
+    const hit = await fc.scrape(site.url(path), { formats: ['markdown'], maxAge: 600_000 });
+    assert.equal(hit.metadata?.cacheState, 'hit');
+    const id = String(hit.metadata?.scrapeId);
+    const answer = await fetch(`${service.baseUrl}/api/requests/${id}?api_key=${service.apiKey}`);
+    assert.equal(answer.status, 200, 'the hit has a record under its scrape id');
+    const { record } = (await answer.json()) as {
+      record: { source: string; status: string; creditsSpent: number; url: string };
+    };
+    assert.deepEqual(
+      [record.source, record.status, record.creditsSpent, record.url],
+      ['firecrawl', 'success', hit.metadata?.creditsUsed, site.url(path)],
+    );
+  });
 });
 
 describe('v1', () => {

@@ -13,6 +13,7 @@ import {
   reserveCredits,
   settleCredits,
 } from '../../../src/billing/credit-ledger.js';
+import { charge } from '../../../src/billing/credits.js';
 import { appError } from '../../../src/errors.js';
 import type { FirecrawlServices } from '../../../src/firecrawl/door-services.js';
 import { type BatchService, createBatchService } from '../../../src/jobs/batches/batch-service.js';
@@ -151,12 +152,8 @@ export function fakeCache(store: Store, hitPrice = 1) {
         },
       };
     },
-    async chargeHit(accountId, requestId = newId()) {
-      const balance = await store.db.transaction().execute(async (trx) => {
-        if ((await reserveCredits(trx, accountId, hitPrice, requestId)) === null) return null;
-        return settleCredits(trx, accountId, hitPrice, requestId);
-      });
-      if (balance === null) throw appError('INSUFFICIENT_CREDITS');
+    async chargeHit(accountId, requestId, record) {
+      const balance = await charge(store, { accountId, requestId }, hitPrice, record(hitPrice));
       return { charged: hitPrice, balance };
     },
     async remember(_accountId, options) {

@@ -17,6 +17,7 @@ import { Scheduler } from '../../../src/jobs/schedules/scheduler.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { JobQueue } from '../../../src/store/job-queue.js';
 import { earliestNextRun } from '../../../src/store/schedules.js';
+import { WorkflowListCache } from '../../../src/workflows/list-cache.js';
 import { WorkflowService } from '../../../src/workflows/workflow-service.js';
 import { createTestDatabase, pgSkipReason } from '../../helpers/postgres.js';
 
@@ -59,7 +60,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         crons,
         now: () => clock,
       });
-      workflows = new WorkflowService(store, { now: () => clock });
+      workflows = new WorkflowService(store, new WorkflowListCache(store), { now: () => clock });
     });
     after(async () => cleanup());
 
