@@ -96,11 +96,13 @@ const onPostgres = (peer: boolean): Server => {
 };
 /** This build, and with --peer-dist the peer's build, on disk and on tmpfs, each its own folder. */
 const service = (where: 'disk' | 'tmpfs', peer: boolean): Server => {
-  const folder = dataDir(where === 'disk' ? tmpdir() : '/dev/shm');
   const env = peer ? peerEnvOf() : {};
   const name = `service${peerDist ? (peer ? ` (${values['peer-label']})` : ' (this build)') : ''}, DATA_DIR on ${where}`;
   const flags = profileDir && !peer ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  return [name, () => startChildServer('service', [folder], env, flags)];
+  // a fresh folder per start: a second round in the same folder finds its account taken
+  const start = () =>
+    startChildServer('service', [dataDir(where === 'disk' ? tmpdir() : '/dev/shm')], env, flags);
+  return [name, start];
 };
 const pairs: Server[][] = [
   [['bare undici', () => startChildServer(values.markdown ? 'bare-fetch-markdown' : 'bare-fetch')]],
