@@ -26,6 +26,8 @@ export interface TextFigures {
   trail: boolean;
   /** `,` `，` `、` in the text. */
   commas: number;
+  /** The text whitespace-collapsed and trimmed (innerText's answer), once asked. */
+  collapsed: string | null;
 }
 
 export interface ElementNode {

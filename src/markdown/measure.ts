@@ -5,6 +5,16 @@
 import type { ElementNode, Node, TextFigures, TextNode } from './dom.js';
 
 export function innerText(node: Node): string {
+  // most elements asked about (paragraphs, links, labels) hold one text node, often through
+  // single wrappers: its collapsed text is kept with its measures, which copies share, so
+  // every pass and attempt asks the regex once per string
+  let only: Node = node;
+  while (only.type === 'element' && only.children.length === 1) only = only.children[0] as Node;
+  if (only.type === 'text') {
+    const f = textFigures(only);
+    if (f.collapsed === null) f.collapsed = only.text.replace(/\s+/g, ' ').trim();
+    return f.collapsed;
+  }
   const parts: string[] = [];
   collect(node, parts);
   return parts.join('').replace(/\s+/g, ' ').trim();
@@ -51,7 +61,14 @@ export function textFigures(node: TextNode): TextFigures {
   const known = node.measured;
   if (known !== undefined && known.of === node.text) return known;
   const text = node.text;
-  const f: TextFigures = { of: text, length: 0, lead: false, trail: false, commas: 0 };
+  const f: TextFigures = {
+    of: text,
+    length: 0,
+    lead: false,
+    trail: false,
+    commas: 0,
+    collapsed: null,
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (isSpace(c)) {

@@ -74,6 +74,31 @@ describe('text measures', () => {
   });
 });
 
+describe('innerText', () => {
+  it('collapses a lone text node once: a later ask, in a copy too, reads the kept string', () => {
+    const tree = body('<div><p><a>  alpha \n beta </a></p></div>');
+    assert.equal(innerText(tree), 'alpha beta');
+    const [node] = textNodes(tree);
+    assert.equal(node?.measured?.collapsed, 'alpha beta', 'kept with the figures');
+    // a string no collapse of the text would give: only the kept one can be answered
+    (node?.measured as { collapsed: string }).collapsed = 'kept';
+    assert.equal(innerText(tree), 'kept');
+    assert.equal(innerText(cloneElement(tree)), 'kept', 'copies share the kept string');
+  });
+
+  it('collapses a text node again once its string is another', () => {
+    const tree = body('<p>alpha</p>');
+    assert.equal(innerText(tree), 'alpha');
+    const [node] = textNodes(tree);
+    (node as TextNode).text = ' omega  and\talpha ';
+    assert.equal(innerText(tree), 'omega and alpha');
+  });
+
+  it('joins several text nodes before collapsing, as before', () => {
+    assert.equal(innerText(body('<p> one <b>two</b>three </p>')), 'one twothree');
+  });
+});
+
 describe('recipe marks', () => {
   it('are read once per attributes object, however many descendants ask', () => {
     let reads = 0;

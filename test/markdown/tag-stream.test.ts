@@ -36,6 +36,8 @@ const SAMPLES = [
   '<P CLASS="A" class="b" ID=c>Mixed &#x263A; &copy; &bogus; text</P><!-- c --><![CDATA[x]]>',
   '<select><option>a<option>b<optgroup><option>c</select><script>if (a<b) {}</script>',
   '<div><span><b>unclosed<i>deep</span> stray</x></b> end',
+  // attribute names the object's prototype holds: the first of duplicates still wins
+  '<p constructor="a" constructor="b" __proto__="c" toString=d hasOwnProperty=e>x</p>',
 ];
 
 describe('streamTags', () => {
