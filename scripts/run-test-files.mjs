@@ -3,8 +3,8 @@
 // them by name), two at a time, with the TAP output of `node --test`. Started by
 // run-tests.mjs with the compiled files and `--enable-source-maps` (or the sources and
 // `--import tsx`): each file's process inherits those flags.
-// With --record <file>: writes each file's seconds (the sum of its top-level tests) there,
-// the figures scripts/test-seconds.json takes from a full run.
+// With --record <file>: writes each file's seconds (its process, start to end) there, the
+// figures scripts/test-seconds.json takes from a full run.
 import { setMaxListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -30,15 +30,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => abort.abort
 const stream = run({ files, concurrency: 2, timeout: 600_000, signal: abort.signal });
 let failed = false;
 const seconds = new Map();
-const tally = (data) => {
-  if (data.nesting !== 0 || !data.file) return;
+// A file's own `test:complete` (named by its path, at nesting 0) times its whole process:
+// start-up, hooks and every test, however they were declared. Summing its top-level tests
+// timed tests a helper declared (the console audits) under the helper, which no run starts.
+stream.on('test:complete', (data) => {
+  if (data.nesting !== 0 || !data.file || data.name !== data.file) return;
   const file = sourceOf(relative(process.cwd(), data.file));
-  seconds.set(file, (seconds.get(file) ?? 0) + (data.details?.duration_ms ?? 0) / 1000);
-};
-stream.on('test:pass', tally);
+  seconds.set(file, (data.details?.duration_ms ?? 0) / 1000);
+});
 stream.on('test:fail', (data) => {
   if (data.todo === undefined || data.todo === false) failed = true;
-  tally(data);
 });
 stream.compose(tap).pipe(process.stdout);
 stream.on('end', () => {

@@ -169,6 +169,8 @@ export interface Config {
   crawlHostConcurrency: number;
   /** CRAWL_HOST_DELAY_MS: least time between two crawl pages starting on one host, default 0. */
   crawlHostDelayMs: number;
+  /** CRAWL_BACKOFF_MS: a 429/503 host's first wait when it sends no Retry-After (doubling to 60 s), default 1000. */
+  crawlBackoffMs: number;
   /** CRAWL_MAX_URLS: pages one crawl holds at most (its `limit` is cut to it), default 100000. */
   crawlMaxUrls: number;
   /** CRAWL_MAX_STORED_BYTES: results one account's live crawls keep at most, default 1 GiB. */
@@ -258,6 +260,7 @@ export const DEFAULTS = {
   logFormat: 'auto',
   crawlHostConcurrency: 4,
   crawlHostDelayMs: 0,
+  crawlBackoffMs: 1_000,
   crawlMaxUrls: 100_000,
   crawlMaxStoredBytes: 1024 * 1024 * 1024,
   crawlAllowIgnoreRobots: false,
@@ -604,6 +607,7 @@ export function loadConfig(env: Env = process.env): Config {
       1024,
     ),
     crawlHostDelayMs: integer(env, 'CRAWL_HOST_DELAY_MS', DEFAULTS.crawlHostDelayMs, 0, 600_000),
+    crawlBackoffMs: integer(env, 'CRAWL_BACKOFF_MS', DEFAULTS.crawlBackoffMs, 1, 60_000),
     crawlMaxUrls: integer(env, 'CRAWL_MAX_URLS', DEFAULTS.crawlMaxUrls, 1, 10_000_000),
     crawlMaxStoredBytes: integer(
       env,

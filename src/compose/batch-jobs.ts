@@ -34,6 +34,7 @@ export type BatchSettings = Pick<
   | 'batchRetentionMs'
   | 'crawlHostConcurrency'
   | 'crawlHostDelayMs'
+  | 'crawlBackoffMs'
   | 'crawlMaxUrls'
   | 'crawlMaxStoredBytes'
   | 'crawlAllowIgnoreRobots'
@@ -109,6 +110,7 @@ export function createBatchJobs(options: BatchJobsOptions): BatchJobs {
     settings: {
       hostConcurrency: settings.crawlHostConcurrency,
       hostDelayMs: settings.crawlHostDelayMs,
+      backoffMs: settings.crawlBackoffMs,
       maxStoredBytes: settings.crawlMaxStoredBytes,
     },
   });

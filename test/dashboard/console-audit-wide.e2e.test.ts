@@ -2,7 +2,10 @@
  * Every view of the console at 1280 px wide, light and dark: titled, no sideways scroll, no
  * serious or critical axe-core violation (console-audit.ts).
  */
+import { describe } from 'node:test';
 import { auditLooks } from './console-audit.js';
 import { LOOKS } from './console-views.js';
 
-auditLooks(LOOKS.filter((look) => look.width === 1280));
+describe('the console audit at 1280 px', () => {
+  auditLooks(LOOKS.filter((look) => look.width === 1280));
+});

@@ -10,7 +10,6 @@
 export const IDLE_WAIT_MS = 200;
 /** The shortest wait a lane is told: a zero wait would spin on a page about to be free. */
 const MIN_WAIT_MS = 20;
-const MIN_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 
 /** A host as its locked row and its running pages show it. */
@@ -93,9 +92,9 @@ export function idleAnswer(now: number, soonestHost: number, open: OpenPages): I
   return { type: 'wait', runAt };
 }
 
-/** A refusing host's next backoff: double the last one, from 1 s up to 60 s. */
-export function nextBackoffMs(previousMs: number): number {
-  return Math.min(MAX_BACKOFF_MS, Math.max(MIN_BACKOFF_MS, previousMs * 2));
+/** A refusing host's next backoff: double the last one, from `firstMs` (CRAWL_BACKOFF_MS) up to 60 s. */
+export function nextBackoffMs(previousMs: number, firstMs: number): number {
+  return Math.min(MAX_BACKOFF_MS, Math.max(firstMs, previousMs * 2));
 }
 
 /** Until when a refusing host waits: what its Retry-After said, else the backoff. */

@@ -57,6 +57,8 @@ export interface CrawlSettings {
   hostConcurrency: number;
   /** CRAWL_HOST_DELAY_MS: least time between two starts on one host. */
   hostDelayMs: number;
+  /** CRAWL_BACKOFF_MS: a refusing host's first backoff when it sends no Retry-After. */
+  backoffMs: number;
   /** CRAWL_MAX_STORED_BYTES: results one account's live crawls may keep. */
   maxStoredBytes: number;
 }
@@ -227,7 +229,7 @@ export function createCrawlFrontier(deps: {
     async requeue(trx, page, retryAfter) {
       const host = page.host ?? new URL(page.url).host;
       const now = Date.now();
-      const backoff = nextBackoffMs(await hostBackoff(trx, host));
+      const backoff = nextBackoffMs(await hostBackoff(trx, host), settings.backoffMs);
       // The host said how long: that, not our guess (the doubling goes on if it says nothing).
       const until = throttledUntil(now, retryAfterMs(retryAfter, now), backoff);
       await slowHostDown(trx, host, backoff, until);

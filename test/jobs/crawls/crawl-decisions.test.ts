@@ -84,10 +84,12 @@ test('nothing startable but pages queued: wait for the soonest, within 20 ms and
   });
 });
 
-test('a refusing host waits twice as long each time, from 1 s up to 60 s', () => {
-  assert.equal(nextBackoffMs(0), 1_000);
-  assert.equal(nextBackoffMs(1_000), 2_000);
-  assert.equal(nextBackoffMs(40_000), 60_000);
+test('a refusing host waits twice as long each time, from the first backoff up to 60 s', () => {
+  assert.equal(nextBackoffMs(0, 1_000), 1_000);
+  assert.equal(nextBackoffMs(1_000, 1_000), 2_000);
+  assert.equal(nextBackoffMs(40_000, 1_000), 60_000);
+  assert.equal(nextBackoffMs(0, 100), 100, 'CRAWL_BACKOFF_MS sets the first wait');
+  assert.equal(nextBackoffMs(100, 100), 200);
   assert.equal(throttledUntil(now, null, 4_000), now + 4_000);
   assert.equal(throttledUntil(now, 0, 4_000), now, 'Retry-After: 0 is honoured, not the guess');
 });
