@@ -54,11 +54,11 @@ describe('pagegrab', () => {
     assert.equal(quiet.code, 1);
     assert.equal(
       quiet.stderr,
-      `pagegrab: ENOENT: no such file or directory, open '${missing}' (--verbose shows the stack)\n`,
+      `pagegrab: PROXIES_FILE cannot be read: ENOENT: no such file or directory, open '${missing}' (--verbose shows the stack)\n`,
     );
     const verbose = await runCli(['proxies', '--verbose'], { ...env, PROXIES_FILE: missing });
     assert.equal(verbose.code, 1);
-    assert.match(verbose.stderr, /^pagegrab: ENOENT: no such file or directory/);
+    assert.match(verbose.stderr, /^pagegrab: PROXIES_FILE cannot be read: ENOENT: no such file/);
     assert.match(verbose.stderr, STACK);
     const debug = await runCli(['proxies'], { ...env, PROXIES_FILE: missing, DEBUG: '1' });
     assert.equal(debug.code, 1);

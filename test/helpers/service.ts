@@ -94,3 +94,18 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
     },
   };
 }
+
+/** The account's balance as a caller reads it (GET /api/account), by its key. */
+export async function balanceOf(service: TestService, apiKey = service.apiKey): Promise<number> {
+  const response = await fetch(`${service.baseUrl}/api/account?api_key=${apiKey}`);
+  return ((await response.json()) as { credits: number }).credits;
+}
+
+/** GET /api/scraper with these parameters and the account's key in its header. */
+export async function nativeScrape(service: TestService, params: Record<string, string>) {
+  const query = new URLSearchParams(params);
+  const response = await fetch(`${service.baseUrl}/api/scraper?${query}`, {
+    headers: { 'X-API-Key': service.apiKey },
+  });
+  return { response, text: await response.text() };
+}

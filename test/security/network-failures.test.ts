@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { connect, createServer, type Server } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
-import { startService, type TestService } from '../helpers/service.js';
+import { balanceOf, startService, type TestService } from '../helpers/service.js';
 import { type UncaughtWatch, watchUncaught } from '../helpers/uncaught.js';
 
 /** Fails locally at once (ENETUNREACH): the kernel has no route for the broadcast address. */
@@ -81,10 +81,7 @@ async function servesTheNextRequest() {
   assert.match(next.text, /Hello fixture/);
 }
 
-async function balance(): Promise<number> {
-  const res = await fetch(`${service.baseUrl}/api/account?api_key=${service.apiKey}`);
-  return ((await res.json()) as { credits: number }).credits;
-}
+const balance = () => balanceOf(service);
 
 async function lastRecord(url: string) {
   return service.running.store.db

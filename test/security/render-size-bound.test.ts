@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createGzip } from 'node:zlib';
 import { type FixtureSite, startFixtureSite } from '../helpers/fixture-site.js';
-import { startService, type TestService } from '../helpers/service.js';
+import { balanceOf, startService, type TestService } from '../helpers/service.js';
 
 const LIMIT = 1024 * 1024;
 const TOO_LARGE = `Failed to fetch the page: response body exceeds ${LIMIT} bytes`;
@@ -151,10 +151,7 @@ async function render(path: string) {
   return { status: response.status, text: await response.text() };
 }
 
-async function balance(): Promise<number> {
-  const response = await fetch(`${service.baseUrl}/api/account?api_key=${service.apiKey}`);
-  return ((await response.json()) as { credits: number }).credits;
-}
+const balance = () => balanceOf(service);
 
 async function assertTooLarge(path: string): Promise<void> {
   const before = await balance();

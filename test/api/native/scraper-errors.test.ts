@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { balanceOf, startService, type TestService } from '../../helpers/service.js';
 
 let site: FixtureSite;
 let service: TestService;
@@ -36,10 +36,7 @@ async function scrape(query: string, key = service.apiKey) {
 
 const url = (path: string) => `url=${encodeURIComponent(site.url(path))}`;
 
-async function balance(key = service.apiKey): Promise<number> {
-  const response = await fetch(`${service.baseUrl}/api/account?api_key=${key}`);
-  return ((await response.json()) as { credits: number }).credits;
-}
+const balance = (key = service.apiKey) => balanceOf(service, key);
 
 async function ledgerKinds(accountId: string): Promise<string[]> {
   const rows = await service.running.store.db

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { balanceOf, nativeScrape, startService, type TestService } from '../../helpers/service.js';
 import { workflowClient } from '../../helpers/workflow-http.js';
 import { SHOP_PAGE } from '../../scrape/output/extract/shop-page.js';
 
@@ -54,18 +54,9 @@ after(async () => {
   await site?.close();
 });
 
-async function scrape(params: Record<string, string>) {
-  const query = new URLSearchParams(params);
-  const response = await fetch(`${service.baseUrl}/api/scraper?${query}`, {
-    headers: { 'X-API-Key': service.apiKey },
-  });
-  return { response, text: await response.text() };
-}
+const scrape = (params: Record<string, string>) => nativeScrape(service, params);
 
-async function balance(): Promise<number> {
-  const response = await fetch(`${service.baseUrl}/api/account?api_key=${service.apiKey}`);
-  return ((await response.json()) as { credits: number }).credits;
-}
+const balance = () => balanceOf(service);
 
 describe('extract_rules', () => {
   it('a fetched page answers its fields as JSON, nested lists included, at a fetch price', async () => {

@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import { balanceOf, nativeScrape, startService, type TestService } from '../../helpers/service.js';
 import { workflowClient } from '../../helpers/workflow-http.js';
 
 const PRODUCT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kettle</title></head>
@@ -51,18 +51,9 @@ after(async () => {
 });
 beforeEach(() => model.reset());
 
-async function scrape(params: Record<string, string>) {
-  const query = new URLSearchParams(params);
-  const response = await fetch(`${service.baseUrl}/api/scraper?${query}`, {
-    headers: { 'X-API-Key': service.apiKey },
-  });
-  return { response, text: await response.text() };
-}
+const scrape = (params: Record<string, string>) => nativeScrape(service, params);
 
-async function balance(): Promise<number> {
-  const response = await fetch(`${service.baseUrl}/api/account?api_key=${service.apiKey}`);
-  return ((await response.json()) as { credits: number }).credits;
-}
+const balance = () => balanceOf(service);
 
 async function recordOf(id: string) {
   return service.running.store.db
