@@ -96,6 +96,25 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
   const invalid = (field: string) =>
     errors[field] ? { 'aria-invalid': true, 'aria-describedby': `${p}-${field}-error` } : {};
   const output = outputOf(form);
+  /** A labelled text box of the form, with its error. */
+  const textBox = (
+    field: 'extract_rules' | 'json_prompt' | 'json_schema',
+    label: string,
+    rows: number,
+  ) => (
+    <div class="field">
+      <label for={`${p}-${field}`}>{label}</label>
+      <textarea
+        id={`${p}-${field}`}
+        rows={rows}
+        {...(field === 'json_prompt' ? {} : { spellcheck: false })}
+        value={form[field]}
+        onInput={(e) => onChange({ [field]: e.currentTarget.value })}
+        {...invalid(field)}
+      />
+      {err(field)}
+    </div>
+  );
   const check = (field: BoolField, label: string) => (
     <label class="check" for={`${p}-${field}`}>
       <input
@@ -224,47 +243,12 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
           ))}
         </div>
         {err('output')}
-        {output === 'extract' && (
-          <div class="field">
-            <label for={`${p}-extract_rules`}>Extraction rules (JSON: field → CSS selector)</label>
-            <textarea
-              id={`${p}-extract_rules`}
-              rows={5}
-              spellcheck={false}
-              value={form.extract_rules}
-              onInput={(e) => onChange({ extract_rules: e.currentTarget.value })}
-              {...invalid('extract_rules')}
-            />
-            {err('extract_rules')}
-          </div>
-        )}
+        {output === 'extract' &&
+          textBox('extract_rules', 'Extraction rules (JSON: field → CSS selector)', 5)}
         {output === 'json' && (
           <>
-            <div class="field">
-              <label for={`${p}-json_prompt`}>
-                What to extract (prompt for the language model)
-              </label>
-              <textarea
-                id={`${p}-json_prompt`}
-                rows={2}
-                value={form.json_prompt}
-                onInput={(e) => onChange({ json_prompt: e.currentTarget.value })}
-                {...invalid('json_prompt')}
-              />
-              {err('json_prompt')}
-            </div>
-            <div class="field">
-              <label for={`${p}-json_schema`}>JSON schema of the answer (optional)</label>
-              <textarea
-                id={`${p}-json_schema`}
-                rows={5}
-                spellcheck={false}
-                value={form.json_schema}
-                onInput={(e) => onChange({ json_schema: e.currentTarget.value })}
-                {...invalid('json_schema')}
-              />
-              {err('json_schema')}
-            </div>
+            {textBox('json_prompt', 'What to extract (prompt for the language model)', 2)}
+            {textBox('json_schema', 'JSON schema of the answer (optional)', 5)}
           </>
         )}
       </fieldset>
