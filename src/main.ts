@@ -208,12 +208,13 @@ export async function startService(
     let reportRefundError = (_error: unknown) => {};
     const lateRefunds = new LateRefunds((error) => reportRefundError(error));
     startUp.add(() => lateRefunds.close());
+    // Before the scrape parts (change_tracking reads them), flushed before they close.
+    const keptResults = new KeptResults(store);
     const scrape = await startUp.build(
-      buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), http),
+      buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), http, { keptResults }),
       (parts) => parts.close(),
     );
     registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
-    const keptResults = new KeptResults(store);
     startUp.add(() => keptResults.flush());
     const scraper = new ScrapeUseCase({
       store,

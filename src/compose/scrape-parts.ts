@@ -32,6 +32,7 @@ import type { HttpClient } from '../scrape/net/http-client.js';
 import { createProxyHealth, type ProxyHealth } from '../scrape/net/proxy-health.js';
 import { SessionStore } from '../scrape/net/sessions.js';
 import { createOutputStage } from '../scrape/output/index.js';
+import type { ScrapeHistory } from '../scrape/output/page-changes.js';
 import type { PipelineParts } from '../scrape/pipeline.js';
 import { createPlanner, type Planner } from '../scrape/plan.js';
 import type { Store } from '../store/db.js';
@@ -77,6 +78,8 @@ export async function buildScrapeParts(
   warn: (msg: string) => void,
   /** The service's one HTTP client (its address guard: the planner's and the browser's). */
   http: HttpClient,
+  /** The request log and its kept results (change_tracking's previous scrape of a URL). */
+  history?: Pick<ScrapeHistory, 'keptResults'>,
 ): Promise<ScrapeParts> {
   const proxyHealth = createProxyHealth();
   const sessions = new SessionStore();
@@ -111,6 +114,7 @@ export async function buildScrapeParts(
   const model = config.model ? pageModelOf(config.model) : null;
   const output = createOutputStage({
     model,
+    ...(history ? { history: { db: store.db, keptResults: history.keptResults } } : {}),
     size: config.markdownWorkers,
     maxMs: config.markdownMaxMs,
     documents: { maxPages: config.pdfMaxPages, maxBytes: config.documentMaxBytes },

@@ -141,12 +141,14 @@ export function outputTypeOf(
     | 'jsonSchema'
     | 'jsonPrompt'
     | 'summary'
+    | 'changeTracking'
   >,
 ): OutputType {
   if (options.document) return 'document';
   // plans stored before these options existed lack them: undefined is "not asked"
   if (options.extractRules) return 'extract';
   if (options.structuredData) return 'structured_data';
+  if (options.changeTracking) return 'change_tracking';
   if (options.jsonSchema || options.jsonPrompt) return 'json';
   if (options.summary) return 'summary';
   if (options.markdown) return 'markdown';

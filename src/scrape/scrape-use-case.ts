@@ -116,10 +116,14 @@ export interface DeferredExecuteOptions extends ExecuteOptions {
   beforeSettle(outcome: Outcome): Promise<Outcome | null>;
 }
 
-/** What a successful scrape costs: the price of the way it loaded, when the plan had a choice. */
+/**
+ * What a successful scrape costs: the price of the way it loaded, when the plan had a choice,
+ * less what its output did not use.
+ */
 function chargeOf(plan: ScrapePlan, result: ScrapeResult): number {
-  if (!plan.prices || !result.used) return plan.price;
-  return plan.prices[priceKey(result.used.engine, result.used.proxyType)] ?? plan.price;
+  const unspent = result.unspent ?? 0;
+  if (!plan.prices || !result.used) return plan.price - unspent;
+  return (plan.prices[priceKey(result.used.engine, result.used.proxyType)] ?? plan.price) - unspent;
 }
 
 /** The answer of a failure as the run record keeps it. */

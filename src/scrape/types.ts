@@ -29,7 +29,9 @@ export type ProxyType = (typeof PROXY_TYPES)[number];
  * `document`: several formats from one load (the Firecrawl door), as a JSON PageDocument.
  * `extract`: the fields of `extract_rules`, as JSON. `structured_data`: the page's JSON-LD,
  * microdata, OpenGraph and Twitter cards, as JSON. `json` and `summary`: the operator's model
- * over the page's main-content Markdown (scrape/output/model-output.ts).
+ * over the page's main-content Markdown (scrape/output/model-output.ts). `change_tracking`:
+ * the Markdown against the account's previous scrape of the URL, as JSON
+ * (scrape/output/change-tracking-output.ts).
  */
 export type OutputType =
   | 'html'
@@ -39,7 +41,8 @@ export type OutputType =
   | 'extract'
   | 'structured_data'
   | 'json'
-  | 'summary';
+  | 'summary'
+  | 'change_tracking';
 export type EngineName = 'fetch' | 'browser';
 
 /**
@@ -168,6 +171,11 @@ export interface NativeOptions {
   jsonPrompt: string | null;
   /** The model's summary of the page, as plain text. */
   summary: boolean;
+  /**
+   * The page's Markdown compared with the account's previous change_tracking scrape of the
+   * URL, as JSON; with `jsonSchema`/`jsonPrompt`, the model's answers compared too.
+   */
+  changeTracking: boolean;
 }
 
 /** What other doors (the Firecrawl API) can ask beyond the native parameters. */
@@ -324,6 +332,9 @@ export interface ScrapeRun extends PagePlan {
    * the reservation already covers every way.
    */
   readonly escalate?: (to: UsedResources) => Promise<void>;
+  /** The plan's own (a run is the plan and more): change tracking reads the account's history. */
+  readonly requestId?: string;
+  readonly accountId?: string;
 }
 
 /** What an engine hands back. */
@@ -412,6 +423,11 @@ export interface ScrapeResult {
   retryAfter?: string;
   /** A `json` or `summary` output: the model that made it and its token counts. */
   model?: ModelUsage;
+  /**
+   * Credits of the plan's price the output did not use (change tracking's model calls on a
+   * page that did not change): the settle charges the rest.
+   */
+  unspent?: number;
 }
 
 /** What a model call of an output used, for the request record. */

@@ -1,7 +1,7 @@
 /**
- * The account's previous successful Firecrawl scrape of a URL (change tracking): the newest
- * `document` record before the current one (ids are UUIDv7: older is smaller), on the
- * (account_id, id) index.
+ * The account's previous successful scrape of a URL (change tracking): the newest record of
+ * the same output type (the Firecrawl door's `document`, the native `change_tracking`)
+ * before the current one (ids are UUIDv7: older is smaller), on the (account_id, id) index.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
@@ -11,6 +11,7 @@ export async function previousScrapeOf(
   accountId: string,
   url: string,
   beforeId: string,
+  outputType: 'document' | 'change_tracking' = 'document',
 ): Promise<{ id: string; createdAt: number } | null> {
   const row = await db
     .selectFrom('requests')
@@ -18,7 +19,7 @@ export async function previousScrapeOf(
     .where('account_id', '=', accountId)
     .where('id', '<', beforeId)
     .where('url', '=', url)
-    .where('output_type', '=', 'document')
+    .where('output_type', '=', outputType)
     .where('status', '=', 'success')
     .orderBy('id', 'desc')
     .limit(1)

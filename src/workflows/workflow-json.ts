@@ -52,6 +52,7 @@ export const RequestRecordSchema = Type.Object(
       Type.Literal('structured_data'),
       Type.Literal('json'),
       Type.Literal('summary'),
+      Type.Literal('change_tracking'),
     ]),
     render: Type.Boolean(),
     proxyType: Type.String(),

@@ -21,12 +21,14 @@ import type {
   ScrapeResult,
   ScrapeRun,
 } from '../types.js';
+import { changeTrackingOutput } from './change-tracking-output.js';
 import { type ModelOutputType, modelOutput, type PageModel } from './model-output.js';
 import { createOutputPool, type OutputPool, type OutputPoolOptions } from './output-pool.js';
+import type { ScrapeHistory } from './page-changes.js';
 
 export { assertSelectors } from './document/selectors.js';
 
-type Produced = { contentType: string; body: Buffer; model?: ScrapeResult['model'] };
+type Produced = Pick<ScrapeResult, 'contentType' | 'body' | 'model' | 'unspent'>;
 
 /** The pool's work for one page, bounded by the run's deadline and signal. */
 interface PageWork {
@@ -38,6 +40,8 @@ interface PageWork {
   json(read: 'extract' | 'structured_data'): Promise<Buffer>;
   /** The operator's model over the page's main-content Markdown. */
   model(output: ModelOutputType): Promise<Produced>;
+  /** The page's main-content Markdown against the account's previous scrape of the URL. */
+  changes(): Promise<Produced>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -67,6 +71,7 @@ const producers: Record<
   }),
   json: (_snapshot, work) => work.model('json'),
   summary: (_snapshot, work) => work.model('summary'),
+  change_tracking: (_snapshot, work) => work.changes(),
   screenshot: (snapshot) => {
     if (!snapshot.screenshot) throw appError('BROWSER_FAILED', 'no screenshot was taken');
     return { contentType: 'image/png', body: snapshot.screenshot };
@@ -90,6 +95,8 @@ export interface OutputStageOptions extends OutputPoolOptions {
   documents?: DocumentLimits;
   /** The operator's model (the json and summary outputs); absent: none configured. */
   model?: PageModel | null;
+  /** Where change_tracking reads the previous scrape of a URL; absent: it is unavailable. */
+  history?: ScrapeHistory;
 }
 
 /** Built by the composition root (compose/scrape-parts.ts); closed on shutdown. */
@@ -122,20 +129,27 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
           const what = read === 'extract' ? { fields: fields ?? [] } : read;
           return pool.json({ html, pageUrl, ...(block ? { block } : {}), read: what }, limits);
         },
-        model: async (output) => {
-          if (source?.kind === 'binary') throw unsupported(source.contentType);
-          const text = source
-            ? await pool.run({ html, pageUrl, markdown: true, source }, limits)
-            : await work.text(true);
-          const markdown = typeof text === 'string' ? text : text.toString('utf8');
-          return modelOutput(
+        model: async (output) =>
+          modelOutput(
             output,
             options.model ?? null,
             plan.options,
-            { url: pageUrl, markdown },
+            { url: pageUrl, markdown: await mainMarkdown() },
             plan.signal,
-          );
-        },
+          ),
+        changes: async () =>
+          changeTrackingOutput(options.history ?? null, options.model ?? null, plan, {
+            url: pageUrl,
+            markdown: await mainMarkdown(),
+            statusCode: snapshot.status,
+          }),
+      };
+      const mainMarkdown = async () => {
+        if (source?.kind === 'binary') throw unsupported(source.contentType);
+        const text = source
+          ? await pool.run({ html, pageUrl, markdown: true, source }, limits)
+          : await work.text(true);
+        return typeof text === 'string' ? text : text.toString('utf8');
       };
       const produced = source
         ? ((await documentOutput(plan, snapshot, source, (markdown) =>

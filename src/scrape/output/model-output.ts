@@ -39,14 +39,15 @@ const isModelOutput = (output: OutputType): output is ModelOutputType =>
   output === 'json' || output === 'summary';
 
 /**
- * What a plan's model call adds to its price: 0 for other outputs; a 400 naming the
+ * What a plan's model calls add to its price: 0 for other outputs; a 400 naming the
  * parameter and the settings when no model is configured, or when the schema is none.
  */
 export function modelCallPrice(
   output: OutputType,
-  options: Pick<ScrapeOptions, 'jsonSchema'>,
+  options: Pick<ScrapeOptions, 'jsonSchema' | 'jsonPrompt'>,
   model: Pick<PageModel, 'callPrice' | 'checkSchema'> | null,
 ): number {
+  if (output === 'change_tracking') return changeTrackingCallsPrice(options, model);
   if (!isModelOutput(output)) return 0;
   if (!model) {
     throw appError(
@@ -57,6 +58,29 @@ export function modelCallPrice(
   if (output === 'json' && options.jsonSchema) model.checkSchema(options.jsonSchema);
   return model.callPrice;
 }
+
+/**
+ * change_tracking's json mode asks the model twice (the previous page, the current one) as
+ * the Firecrawl door does; both are reserved before the fetch and the settle returns them
+ * when the page did not change (change-tracking-output.ts: `unspent`).
+ */
+function changeTrackingCallsPrice(
+  options: Pick<ScrapeOptions, 'jsonSchema' | 'jsonPrompt'>,
+  model: Pick<PageModel, 'callPrice' | 'checkSchema'> | null,
+): number {
+  if (!options.jsonSchema && !options.jsonPrompt) return 0;
+  if (!model) {
+    throw appError(
+      'MODEL_NOT_CONFIGURED',
+      'The change_tracking json mode (json_schema and json_prompt)',
+    );
+  }
+  if (options.jsonSchema) model.checkSchema(options.jsonSchema);
+  return CHANGE_TRACKING_CALLS * model.callPrice;
+}
+
+/** The model calls of change_tracking's json mode on a changed page. */
+export const CHANGE_TRACKING_CALLS = 2;
 
 /** The answer's bytes and type, and what the call used. */
 export async function modelOutput(

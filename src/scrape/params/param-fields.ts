@@ -40,6 +40,7 @@ export const DEFAULT_SCRAPE_OPTIONS: Readonly<Omit<ScrapeOptions, 'url'>> = Obje
   jsonSchema: null,
   jsonPrompt: null,
   summary: false,
+  changeTracking: false,
   sessionId: null,
   // Other doors' options: the native API never sets them.
   waitForMs: 0,
@@ -198,6 +199,10 @@ export const paramFields: ParamFields = {
   summary: flag(
     'summary',
     "Answer a summary of the page (text/plain) written by the operator's language model from its main-content Markdown, instead of the page. Costs PRICE_MODEL_CALL more; 400 when no model is configured. Not with markdown, screenshots, extract_rules, structured_data or json_schema/json_prompt.",
+  ),
+  changeTracking: flag(
+    'change_tracking',
+    'Answer the page\'s main-content Markdown compared with this account\'s previous change_tracking scrape of the same URL (its kept result), as JSON: {"changeStatus": "new"|"same"|"changed"|"removed", "previousScrapeAt", "visibility", "diff" (a unified diff of the Markdown, null when new), "markdown"}, at the scrape\'s price. With json_schema and/or json_prompt, on a changed page the operator\'s language model answers them over the previous and the current Markdown and "json" holds each field whose answer changed as {"previous", "current"} (2 x PRICE_MODEL_CALL, reserved before the fetch, charged only when asked). Not with markdown, screenshots, extract_rules, structured_data or summary.',
   ),
 };
 

@@ -29,6 +29,7 @@ export const SCRAPER_PARAMETERS = [
   'json_schema',
   'json_prompt',
   'summary',
+  'change_tracking',
   'session_id',
 ] as const;
 export type ScraperParamName = (typeof SCRAPER_PARAMETERS)[number];

@@ -39,8 +39,10 @@ export function applyRules(
     complete.screenshot || complete.screenshotFullPage,
     complete.extractRules !== null,
     complete.structuredData,
-    complete.jsonSchema !== null || complete.jsonPrompt !== null,
+    // with change_tracking, json_schema and json_prompt are its json mode's questions
+    (complete.jsonSchema !== null || complete.jsonPrompt !== null) && !complete.changeTracking,
     complete.summary,
+    complete.changeTracking,
   ];
   if (outputs.filter(Boolean).length > 1) throw appError('ONE_OUTPUT_TYPE');
   if (!complete.render) {

@@ -71,6 +71,7 @@ export const workflowConfigSchema = Type.Object(
     json_schema: Type.Optional(Type.Record(Type.String(), Type.Unknown(), doc('jsonSchema'))),
     json_prompt: Type.Optional(Type.String(doc('jsonPrompt'))),
     summary: Type.Optional(Type.Boolean(doc('summary'))),
+    change_tracking: Type.Optional(Type.Boolean(doc('changeTracking'))),
   },
   {
     additionalProperties: false,
