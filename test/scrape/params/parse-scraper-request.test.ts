@@ -284,6 +284,7 @@ describe('parseScraperRequest accepts and normalises', () => {
       jsonSchema: null,
       jsonPrompt: null,
       summary: false,
+      changeTracking: false,
       waitForMs: 0,
       mobile: false,
       headers: {},
