@@ -43,6 +43,7 @@ test('a config with every field set round-trips through the form', () => {
     json_schema: { type: 'object', properties: { title: { type: 'string' } } },
     json_prompt: 'The title',
     summary: true,
+    change_tracking: true,
   };
   assert.equal(Object.keys(saved).length, FORM_FIELDS.length);
   assert.deepEqual(formToConfig(configToForm(saved)), saved);

@@ -422,6 +422,7 @@ describe('dashboard', () => {
             'json_schema',
             'json_prompt',
             'summary',
+            'change_tracking',
           ].includes(f),
       ),
     );
@@ -440,12 +441,17 @@ describe('dashboard', () => {
       'wf-out-structured_data:radio',
       'wf-out-json:radio',
       'wf-out-summary:radio',
+      'wf-out-change_tracking:radio',
     ]);
     // The model's JSON output: its prompt (started with an example) and schema boxes while
     // chosen, gone with another output.
     await page.locator('#wf-out-json').check();
     assert.equal(await page.locator('#wf-json_prompt').inputValue(), 'The title of the page');
     assert.equal(await page.locator('#wf-json_schema').evaluate((el) => el.tagName), 'TEXTAREA');
+    assert.deepEqual(await unlabelledControls(page), []);
+    // Changes since the previous scrape: the same boxes, optional (no example prompt).
+    await page.locator('#wf-out-change_tracking').check();
+    assert.equal(await page.locator('#wf-json_prompt').inputValue(), '');
     assert.deepEqual(await unlabelledControls(page), []);
     await page.locator('#wf-out-html').check();
     assert.equal(await page.locator('#wf-json_prompt').count(), 0);

@@ -96,7 +96,8 @@ export interface RequestRecord {
     | 'extract'
     | 'structured_data'
     | 'json'
-    | 'summary';
+    | 'summary'
+    | 'change_tracking';
   render: boolean;
   proxyType: string;
   proxyCountry: string | null;

@@ -21,7 +21,8 @@ type Output =
   | 'extract'
   | 'structured_data'
   | 'json'
-  | 'summary';
+  | 'summary'
+  | 'change_tracking';
 const OUTPUTS: { value: Output; label: string; browser: boolean }[] = [
   { value: 'html', label: 'HTML', browser: false },
   { value: 'markdown', label: 'Markdown', browser: false },
@@ -31,6 +32,7 @@ const OUTPUTS: { value: Output; label: string; browser: boolean }[] = [
   { value: 'structured_data', label: 'Structured data', browser: false },
   { value: 'json', label: 'JSON (language model)', browser: false },
   { value: 'summary', label: 'Summary (language model)', browser: false },
+  { value: 'change_tracking', label: 'Changes since the previous scrape', browser: false },
 ];
 
 /** What choosing the fields output starts from: a rule to edit. */
@@ -40,6 +42,8 @@ const EXAMPLE_RULES = '{\n  "title": "h1"\n}';
 const EXAMPLE_PROMPT = 'The title of the page';
 
 function outputOf(form: ConfigForm): Output {
+  // before json: its prompt and schema are then the change comparison's questions
+  if (form.change_tracking) return 'change_tracking';
   if (form.summary) return 'summary';
   if (form.json_schema.trim() !== '' || form.json_prompt.trim() !== '') return 'json';
   if (form.structured_data) return 'structured_data';
@@ -230,6 +234,9 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
                     structured_data: o.value === 'structured_data',
                     extract_rules: o.value === 'extract' ? form.extract_rules || EXAMPLE_RULES : '',
                     summary: o.value === 'summary',
+                    change_tracking: o.value === 'change_tracking',
+                    // change tracking's questions are opt-in (each costs model calls): it
+                    // starts without any
                     json_schema: o.value === 'json' ? form.json_schema : '',
                     json_prompt:
                       o.value === 'json'
@@ -249,6 +256,16 @@ export function ConfigFields({ form, onChange: change, idPrefix: p, errors = {} 
           <>
             {textBox('json_prompt', 'What to extract (prompt for the language model)', 2)}
             {textBox('json_schema', 'JSON schema of the answer (optional)', 5)}
+          </>
+        )}
+        {output === 'change_tracking' && (
+          <>
+            {textBox(
+              'json_prompt',
+              'Fields to compare (prompt for the language model, optional: asked only when the page changed)',
+              2,
+            )}
+            {textBox('json_schema', 'JSON schema of the compared fields (optional)', 5)}
           </>
         )}
       </fieldset>

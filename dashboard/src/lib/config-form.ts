@@ -30,6 +30,7 @@ export interface ConfigForm {
   /** What the model is to extract; empty: none. */
   json_prompt: string;
   summary: boolean;
+  change_tracking: boolean;
 }
 
 /** The config fields this form owns; others found in a saved config are left untouched. */
@@ -56,6 +57,7 @@ export const FORM_FIELDS = [
   'json_schema',
   'json_prompt',
   'summary',
+  'change_tracking',
 ] as const satisfies readonly (keyof ConfigForm)[];
 
 export function emptyForm(): ConfigForm {
@@ -82,6 +84,7 @@ export function emptyForm(): ConfigForm {
     json_schema: '',
     json_prompt: '',
     summary: false,
+    change_tracking: false,
   };
 }
 
@@ -112,6 +115,7 @@ export function formToConfig(f: ConfigForm): WorkflowConfig {
   put('json_schema', rulesOf(f.json_schema));
   put('json_prompt', f.json_prompt.trim());
   put('summary', f.summary);
+  put('change_tracking', f.change_tracking);
   return c;
 }
 
@@ -164,6 +168,7 @@ export function configToForm(c: WorkflowConfig): ConfigForm {
     json_schema: jsonText(c.json_schema),
     json_prompt: text(c.json_prompt),
     summary: bool(c.summary),
+    change_tracking: bool(c.change_tracking),
   };
 }
 
