@@ -320,6 +320,8 @@ describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
     assert.match(model.requests[0]?.messages.at(-1)?.content ?? '', /A tide table lists/);
   });
 
+  // The tool end to end against the service: mcp-extract.test.ts, on 3.23.0 (the newest whose
+  // firecrawl_extract still calls /v2/extract).
   it("firecrawl_extract is 3.26.0's deprecation notice, pointing at firecrawl_scrape with json", async () => {
     model.reset();
     const answer = await client.callTool(
