@@ -323,12 +323,19 @@ export class ScrapeUseCase {
   /**
    * Charges (the target answered) or refunds (anything else), and writes the request record,
    * in one transaction; a kept result follows behind the answer (store/kept-results.ts).
+   * `ledger`: a caller's transaction to do it in (an extract's page: its end and its charge
+   * one commit).
    */
-  async settle(plan: ScrapePlan, outcome: Outcome, keepResult = true): Promise<Settlement> {
-    const { store, metrics } = this.deps;
+  async settle(
+    plan: ScrapePlan,
+    outcome: Outcome,
+    keepResult = true,
+    ledger: Pick<Store, 'db' | 'dialect' | 'transact'> = this.deps.store,
+  ): Promise<Settlement> {
+    const { metrics } = this.deps;
     const charged = outcome.ok ? chargeOf(plan, outcome.result) : 0;
     // A plan with a choice may have reserved more than the way it used: the rest goes back.
-    const balance = await endRequest(store, {
+    const balance = await endRequest(ledger, {
       accountId: plan.accountId,
       requestId: plan.requestId,
       charged: outcome.ok ? charged : null,

@@ -1,7 +1,7 @@
 /**
  * An extract's pages (migration 019): its list, written once in the transaction that counts
  * the map's credits, and each page's end (its Markdown, or why it could not be read), written
- * before the page's charge is settled. A job that takes the extract over after a crash reads
+ * in the commit that settles the page's charge and counts it. A job that takes the extract over after a crash reads
  * them and scrapes only the pages that had not ended: none is scraped or charged twice.
  */
 import type { Kysely } from 'kysely';

@@ -6,13 +6,15 @@
  * and stores the answer; GET polls the row. An extract that cannot finish ends `failed` with
  * its reason; only an unreachable database leaves the job to be retried.
  */
+
+import type { Kysely } from 'kysely';
 import { appError, isAppError } from '../../errors.js';
 import { firecrawlScrapeOf } from '../../firecrawl/scrape-request.js';
 import type { MapService } from '../../map/map-service.js';
 import type { ModelCalls } from '../../models/model-calls.js';
 import { extractJson } from '../../models/structured-answer.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
-import type { Outcome, PageDocument } from '../../scrape/types.js';
+import type { Outcome, PageDocument, ScrapePlan } from '../../scrape/types.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
 import {
@@ -31,6 +33,7 @@ import {
 } from '../../store/extracts.js';
 import { newId } from '../../store/ids.js';
 import type { ClaimedJob, JobQueue } from '../../store/job-queue.js';
+import type { Database } from '../../store/schema.js';
 import type { JobHandler } from '../job-worker.js';
 import { type ExtractBody, type ExtractRequest, extractRequestOf } from './extract-request.js';
 
@@ -54,7 +57,7 @@ export interface ExtractService {
 export interface ExtractDeps {
   store: Store;
   queue: JobQueue;
-  scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute'>;
+  scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle'>;
   map: Pick<MapService, 'map'>;
   /** null: no model configured, and every extract is a 400 naming the settings. */
   models: ModelCalls | null;
@@ -103,15 +106,20 @@ export function extractJobHandler(deps: ExtractDeps): JobHandler {
     const row = await getExtract(deps.store.db, id);
     if (row?.status !== 'processing') return { type: 'done' };
     const request = row.request as ExtractRequest;
+    // The end, the model call's credits and the pages' drop: one commit.
+    const finish = (end: Parameters<typeof endExtract>[2], modelCharged = 0) =>
+      deps.store.transact(async (trx) => {
+        if (modelCharged > 0) await addExtractCredits(trx, id, modelCharged);
+        await endExtract(trx, id, end);
+        await dropExtractPages(trx, id);
+      });
     try {
-      const end = await runExtract(deps, row, request, signal);
-      await endExtract(deps.store.db, id, end);
-      await dropExtractPages(deps.store.db, id);
+      const { modelCharged, ...end } = await runExtract(deps, row, request, signal);
+      await finish(end, modelCharged);
     } catch (error) {
       if (signal.aborted || isDatabaseUnavailable(error)) throw error;
       const reason = isAppError(error) ? error.message : 'An unexpected error occurred.';
-      await endExtract(deps.store.db, id, { status: 'failed', error: reason });
-      await dropExtractPages(deps.store.db, id);
+      await finish({ status: 'failed', error: reason });
     }
     return { type: 'done' };
   };
@@ -168,10 +176,10 @@ async function pagesOf(
 const BUSY = new Set(['TOO_MANY_CONCURRENT', 'NODE_SATURATED']);
 
 /**
- * Reads one page as a Firecrawl scrape of its own. Its end (Markdown or error) is written
- * before its charge is settled: a crash after that write leaves the page read and its
- * reservation to the reaper (refunded, never charged twice); a crash before it leaves the
- * page to be read again by the next holder, its first reservation refunded the same way.
+ * Reads one page as a Firecrawl scrape of its own. Its end (Markdown or error), its charge
+ * (or refund) with its request record, and the extract's count of credits are one commit:
+ * a crash before it leaves the page to be read again by the next holder, its reservation
+ * refunded by the reaper; after it, the page is read and charged exactly once.
  */
 async function scrapePage(
   deps: ExtractDeps,
@@ -180,50 +188,63 @@ async function scrapePage(
   page: ExtractPage,
   signal: AbortSignal,
 ): Promise<ExtractPage> {
-  const { db } = deps.store;
-  const end = async (
-    ended: { state: 'done'; markdown: string } | { state: 'failed'; error: string },
-  ) => {
-    await endExtractPage(db, row.id, page.position, ended);
-    return { ...page, markdown: null, error: null, ...ended };
-  };
+  const { store } = deps;
+  const ended = (end: PageEnd): ExtractPage => ({ ...page, markdown: null, error: null, ...end });
   const account = { id: row.accountId, concurrencyLimit: request.concurrencyLimit };
   for (let attempt = 1; ; attempt++) {
-    const ending: { page: ExtractPage | null } = { page: null };
+    let plan: ScrapePlan;
+    let outcome: Outcome;
     try {
       const scrape = firecrawlScrapeOf(page.url, request.scrapeOptions, request.version);
-      const plan = await deps.scraper.prepareOptions(account, scrape.options);
-      const ran = await deps.scraper.execute(plan, {
-        signal,
-        beforeSettle: async (outcome: Outcome) => {
-          if (outcome.ok) {
-            const document = JSON.parse(outcome.result.body.toString('utf8')) as PageDocument;
-            ending.page = await end({ state: 'done', markdown: document.markdown ?? '' });
-          } else if (!BUSY.has(outcome.error.code) || attempt >= ADMISSION_TRIES) {
-            ending.page = await end({ state: 'failed', error: outcome.error.message });
-          }
-          return outcome;
-        },
-      });
-      if (ran.settled) await addExtractCredits(db, row.id, ran.charged);
+      plan = await deps.scraper.prepareOptions(account, scrape.options);
+      // Left unsettled: settled below, in the page's own commit.
+      ({ outcome } = await deps.scraper.execute(plan, { signal, beforeSettle: async () => null }));
     } catch (error) {
       if (signal.aborted || isDatabaseUnavailable(error) || !isAppError(error)) throw error;
       // The extract cannot pay for its pages: it fails, as Firecrawl's does.
       if (error.code === 'INSUFFICIENT_CREDITS') throw error;
-      return end({ state: 'failed', error: error.message });
+      // Refused before anything was reserved.
+      const end: PageEnd = { state: 'failed', error: error.message };
+      await endExtractPage(store.db, row.id, page.position, end);
+      return ended(end);
     }
-    if (ending.page) return ending.page;
+    const end = signal.aborted ? null : pageEndOf(outcome, attempt);
+    await store.transact(async (trx) => {
+      if (end) await endExtractPage(trx, row.id, page.position, end);
+      const ledger = { db: trx, dialect: store.dialect, transact: inThis(trx) };
+      const { charged } = await deps.scraper.settle(plan, outcome, true, ledger);
+      if (charged > 0) await addExtractCredits(trx, row.id, charged);
+    });
+    if (end) return ended(end);
     if (signal.aborted) throw signal.reason;
     await pause(ADMISSION_RETRY_MS, signal);
   }
 }
+
+type PageEnd = { state: 'done'; markdown: string } | { state: 'failed'; error: string };
+
+/** null: refused for concurrency, to be tried again. */
+function pageEndOf(outcome: Outcome, attempt: number): PageEnd | null {
+  if (outcome.ok) {
+    const document = JSON.parse(outcome.result.body.toString('utf8')) as PageDocument;
+    return { state: 'done', markdown: document.markdown ?? '' };
+  }
+  if (BUSY.has(outcome.error.code) && attempt < ADMISSION_TRIES) return null;
+  return { state: 'failed', error: outcome.error.message };
+}
+
+/** A ledger whose units run in `trx`, so a settle joins the caller's commit. */
+const inThis =
+  (trx: Kysely<Database>) =>
+  <T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
+    work(trx);
 
 async function runExtract(
   deps: ExtractDeps,
   row: ExtractRow,
   request: ExtractRequest,
   signal: AbortSignal,
-): Promise<{ status: 'completed'; data: unknown; sources: string[] }> {
+): Promise<{ status: 'completed'; data: unknown; sources: string[]; modelCharged: number }> {
   const models = deps.models;
   if (!models) throw appError('MODEL_NOT_CONFIGURED', 'The extract endpoint');
   const pages: { url: string; markdown: string }[] = [];
@@ -254,6 +275,10 @@ async function runExtract(
         signal,
       ),
   );
-  await addExtractCredits(deps.store.db, row.id, answer.charged);
-  return { status: 'completed', data: answer.value, sources: pages.map((page) => page.url) };
+  return {
+    status: 'completed',
+    data: answer.value,
+    sources: pages.map((page) => page.url),
+    modelCharged: answer.charged,
+  };
 }

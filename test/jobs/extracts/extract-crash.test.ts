@@ -1,8 +1,9 @@
 /**
  * Extracts survive their node: `pagegrab serve` killed with SIGKILL while an extract reads its
  * (slow, loopback) pages, then started again on the same DATA_DIR, finishes the extract with
- * every page in its answer, without reading again the pages it had read, and with each page
- * charged once in the ledger.
+ * every page in its answer, without reading again the pages it had read, with each page
+ * charged once in the ledger (a page's end and its charge are one commit) and its
+ * creditsUsed equal to what the ledger charged.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -115,6 +116,17 @@ test('an extract killed with kill -9 mid-way is finished after a restart, each p
       1,
       'one model call',
     );
+    // What the ledger charged the account (settles; refunds and releases are not charges):
+    // the pages read, at a fetch each, and the model call; the extract's count says the same.
+    const charges = await store.db
+      .selectFrom('ledger')
+      .select(['kind', 'amount'])
+      .where('account_id', '=', account.id)
+      .where('kind', '=', 'settle')
+      .execute();
+    const charged = charges.reduce((sum, row) => sum + Number(row.amount), 0);
+    assert.equal(charged, PAGES * 1 + 4, JSON.stringify(charges));
+    assert.equal(answer.creditsUsed, charged, 'the extract counts what was charged');
   } finally {
     await store.close();
   }
