@@ -23,11 +23,19 @@ export async function startNode(env: Record<string, string>): Promise<ServeProce
 
 export const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
 
+/**
+ * A status answer carries a page of up to 100 results: asked back to back, a node and
+ * PostgreSQL spent their time answering it instead of crawling, so it is asked four times a
+ * second.
+ */
+const STATUS_EVERY_MS = 250;
+
 /** The crawl once it is no longer scraping (`guardMs` only guards against a hang). */
 export async function finishedCrawl(fc: Firecrawl, id: string, guardMs: number) {
   await until(
     async () => (await fc.getCrawlStatus(id, { autoPaginate: false })).status !== 'scraping',
     guardMs,
+    STATUS_EVERY_MS,
   );
   return fc.getCrawlStatus(id);
 }

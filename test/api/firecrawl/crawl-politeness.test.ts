@@ -25,6 +25,13 @@ const scrapeOptions = { formats: ['markdown' as const], maxAge: 0 };
 const SLACK_MS = 250;
 /** CRAWL_BACKOFF_MS here: well under the Retry-After asked, so a wait of that long is the header's. */
 const BACKOFF_MS = 100;
+/**
+ * The services' job settings. JOB_POLL_MS: each of a service's six job workers looks for work
+ * this often while idle; at 50 ms they took about a tenth of a core per service doing so.
+ * JOB_LEASE_MS: a lane step seen stuck after a 429's requeue (neither released nor renewed)
+ * was taken again only when its lease ran out, 60 s by default; this bounds that wait.
+ */
+const JOB_ENV = { JOB_POLL_MS: '200', JOB_LEASE_MS: '10000' };
 
 function pathsOf(data: { metadata?: { sourceURL?: string } }[]) {
   return data.map((doc) => new URL(String(doc.metadata?.sourceURL)).pathname).sort();
@@ -60,7 +67,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       service = await startService({
         postgres: engine === 'postgres',
         credits: 10_000,
-        env: { JOB_POLL_MS: '50', CRAWL_BACKOFF_MS: String(BACKOFF_MS) },
+        env: { ...JOB_ENV, CRAWL_BACKOFF_MS: String(BACKOFF_MS) },
       });
       fc = new Firecrawl({ apiKey: service.apiKey, apiUrl: service.baseUrl });
     });
@@ -181,7 +188,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         credits: 10_000,
         allowPrivateNetworks: false,
         addressPolicy: (ip) => ip === '127.0.0.1',
-        env: { JOB_POLL_MS: '50' },
+        env: JOB_ENV,
       });
       fc = new Firecrawl({ apiKey: service.apiKey, apiUrl: service.baseUrl });
     });

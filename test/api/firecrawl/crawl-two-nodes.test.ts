@@ -33,7 +33,10 @@ test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-ho
     DATA_DIR: '/nonexistent-unused',
     ALLOW_PRIVATE_NETWORKS: 'true',
     JOB_LEASE_MS: '5000',
-    JOB_POLL_MS: '50',
+    // The default. At 50 ms each node's six idle job workers took about a tenth of a core
+    // looking for work (and PostgreSQL as much answering), CPU the crawl itself lacked; lanes
+    // that end a page queue their next step and wake their node without waiting for a poll.
+    JOB_POLL_MS: '500',
     CRAWL_HOST_CONCURRENCY: '4',
     LOG_LEVEL: 'warn',
   };
@@ -43,7 +46,9 @@ test('two nodes on one PostgreSQL share a crawl of 2,000 pages within the per-ho
   const fcA = new Firecrawl({ apiKey: account.apiKey, apiUrl: a.url });
   const started = await fcA.startCrawl(site.url('/'), {
     scrapeOptions,
-    maxConcurrency: 10,
+    // Two lanes more than the host takes: enough to press on its bound from both nodes; each
+    // lane beyond it looks for a page five times a second, work that slowed the crawl.
+    maxConcurrency: 6,
     limit: 5000,
   });
 
