@@ -46,6 +46,8 @@ interface Running {
   job: ClaimedJob;
   controller: AbortController;
   done: Promise<void>;
+  /** The handler has answered; only its outcome is being written. */
+  answered: boolean;
 }
 
 /** A handler that throws instead of answering is retried this much later per attempt. */
@@ -129,14 +131,18 @@ export class JobWorker {
 
   private launch(job: ClaimedJob): void {
     // Our own lease ran out while the handler still runs (a stalled event loop) and we took
-    // the job again: the running handler goes on under the renewed lease.
-    if (this.running.has(job.id)) return;
+    // the job again: the running handler goes on under the renewed lease. A handler that has
+    // answered is another matter: its release (or retry) committed and a claim took the job
+    // again before the entry was gone; dropping that claim left the job locked by us, run by
+    // nobody and never renewed, until its lease ran out (a crawl lane after a 429 waited
+    // JOB_LEASE_MS).
+    if (this.running.get(job.id)?.answered === false) return;
     const controller = new AbortController();
-    const entry: Running = { job, controller, done: Promise.resolve() };
-    entry.done = this.execute(job, controller.signal)
+    const entry: Running = { job, controller, done: Promise.resolve(), answered: false };
+    entry.done = this.execute(job, controller.signal, entry)
       .catch((error: unknown) => this.options.onError?.(error, job))
       .finally(() => {
-        this.running.delete(job.id);
+        if (this.running.get(job.id) === entry) this.running.delete(job.id);
         // Claim in batches: one query per quarter of the slots rather than per finished job.
         const free = this.concurrency - this.running.size;
         if (free >= this.claimBatch || this.running.size === 0) this.wake();
@@ -144,7 +150,7 @@ export class JobWorker {
     this.running.set(job.id, entry);
   }
 
-  private async execute(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  private async execute(job: ClaimedJob, signal: AbortSignal, entry: Running): Promise<void> {
     const { queue, workerId } = this.options;
     let outcome: JobOutcome;
     try {
@@ -160,6 +166,7 @@ export class JobWorker {
           ? { type: 'fail', error: message }
           : { type: 'retry', runAt: Date.now() + THROWN_RETRY_MS * job.attempts, error: message };
     }
+    entry.answered = true;
     if (signal.aborted) {
       // Stopped past the grace: hand the job back. Lease lost: it is someone else's now.
       if (this.stopping) await queue.release(job.id, workerId);

@@ -166,3 +166,51 @@ test('a release outcome returns the job without counting the attempt', async () 
   await w.stop(1000);
   assert.equal(calls, 2);
 });
+
+test('a job its handler released and the worker claims again before it forgot the run is run again', async () => {
+  // The claim lands between the release's commit and the worker dropping the finished run
+  // (here forced: the release returns only after a claim has taken the job again). The old
+  // worker ignored that claim as "still running": the job stayed leased to it, run by nobody,
+  // until the lease ran out (a minute here, far beyond this test's guard).
+  let calls = 0;
+  let reclaimed: (() => void) | null = null;
+  let jobId = '';
+  class ClaimBetween extends JobQueue {
+    override async release(id: string, workerId: string, runAt?: number): Promise<boolean> {
+      const released = await super.release(id, workerId, runAt);
+      await new Promise<void>((resolve) => {
+        reclaimed = resolve;
+      });
+      return released;
+    }
+    override async claim(
+      workerId: string,
+      kinds: readonly string[],
+      limit: number,
+      leaseMs: number,
+    ): Promise<Awaited<ReturnType<JobQueue['claim']>>> {
+      const jobs = await super.claim(workerId, kinds, limit, leaseMs);
+      // after the worker has launched what it claimed (synchronously, after this returns)
+      if (jobs.some((job) => job.id === jobId)) setImmediate(() => reclaimed?.());
+      return jobs;
+    }
+  }
+  const queue = new ClaimBetween(store.db, store.dialect);
+  const w = new JobWorker({
+    queue,
+    workerId: `w-reclaim-${Math.random()}`,
+    kinds: ['reclaim'],
+    handler: async () => {
+      calls++;
+      return calls === 1 ? { type: 'release' } : { type: 'done' };
+    },
+    pollMs: 20,
+    leaseMs: 60_000,
+    concurrency: 2,
+  });
+  jobId = await queue.enqueue('reclaim', {}, { maxAttempts: 1 });
+  w.start();
+  await until(async () => (await queue.get(jobId))?.state === 'done', 20_000);
+  await w.stop(1000);
+  assert.equal(calls, 2);
+});
