@@ -35,7 +35,7 @@ import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
-import { isThreadPage } from './thread-page.js';
+import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 
@@ -137,8 +137,9 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
     : '';
   const product = isProductPage(doc.root, doc.jsonLd);
   let content = extractedContent(doc, body, site, product);
-  // responsive shop templates write the buy box and the description twice
-  if (product) dropRepeatedBlocks(content);
+  // responsive shop templates write the buy box and the description twice; replies quote
+  // the posts they answer and repeat their authors' signatures
+  if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
