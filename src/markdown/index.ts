@@ -28,13 +28,14 @@ import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
+import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
-import { isThreadPage } from './thread-page.js';
+import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 
@@ -134,7 +135,11 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const headline = withHeadline
     ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
     : '';
-  let content = extractedContent(doc, body, site);
+  const product = isProductPage(doc.root, doc.jsonLd);
+  let content = extractedContent(doc, body, site, product);
+  // responsive shop templates write the buy box and the description twice; replies quote
+  // the posts they answer and repeat their authors' signatures
+  if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
@@ -157,12 +162,17 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
-function extractedContent(doc: ParsedDocument, body: ElementNode, site: Site): ElementNode {
+function extractedContent(
+  doc: ParsedDocument,
+  body: ElementNode,
+  site: Site,
+  product: boolean,
+): ElementNode {
   const { root, title } = doc;
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
   removeChrome(body, pageTextLength);
-  if (isProductPage(root, doc.jsonLd)) dropBesideProduct(body, pageTextLength);
+  if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
 

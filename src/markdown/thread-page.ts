@@ -11,6 +11,11 @@
 import type { ElementNode } from './dom.js';
 import { isSpace, textLength } from './measure.js';
 
+/** schema.org's thread types as a JSON-LD `@type`, alone or in a list. */
+const DISCUSSION_TYPE =
+  /"@type"\s*:\s*(?:\[[^\]]*?)?"(?:https?:\/\/schema\.org\/)?(?:DiscussionForumPosting|QAPage)"/;
+const DISCUSSION_ITEMTYPE = /schema\.org\/(?:DiscussionForumPosting|QAPage)$/i;
+
 const COMMENT = /comment/i;
 const ASIDE = new Set(['aside', 'header', 'footer']);
 /** Share of the page's text that comment-named containers hold on a thread page. */
@@ -50,4 +55,24 @@ function ownTextLength(el: ElementNode): number {
     for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) length++;
   }
   return length;
+}
+
+/**
+ * A page that says it is a discussion in its markup: schema.org DiscussionForumPosting or
+ * QAPage (JSON-LD or microdata), as forum and Q&A software writes for search engines.
+ * Replies there quote earlier posts and repeat their authors' signatures (index.ts drops
+ * the repeats).
+ */
+export function isDiscussionPage(root: ElementNode, jsonLd: readonly string[]): boolean {
+  return jsonLd.some((data) => DISCUSSION_TYPE.test(data)) || hasDiscussionMicrodata(root);
+}
+
+function hasDiscussionMicrodata(el: ElementNode): boolean {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    const type = child.attrs.itemtype;
+    if (type?.split(/\s+/).some((t) => DISCUSSION_ITEMTYPE.test(t))) return true;
+    if (hasDiscussionMicrodata(child)) return true;
+  }
+  return false;
 }

@@ -1,0 +1,67 @@
+/**
+ * Blocks a page holds twice. Responsive shop templates write the buy box and the product's
+ * description once for wide screens and once for narrow ones (`hidden-down-md` beside
+ * `hidden-up-md`) and let the style sheet show one; without style sheets both are in the
+ * markup, and the content says everything twice. The second copy of a block whose text
+ * equals an earlier block's is dropped, whatever the language: it adds no content.
+ */
+import { type ElementNode, removeNodes } from './dom.js';
+import { innerText, textFigures } from './measure.js';
+
+/**
+ * A block shorter than this (characters) is not compared: short lines (a size, a label,
+ * "Add to cart") repeat on purpose and say little.
+ */
+const MIN_BLOCK = 40;
+
+/** Removes, in place, every block of `content` whose text an earlier block already holds. */
+export function dropRepeatedBlocks(content: ElementNode): void {
+  const lengths = new Map<ElementNode, number>();
+  textLengths(content, lengths);
+  // blocks by their text's length: a text is built only when two blocks' lengths agree
+  // (building every block's text costs its depth in copies of the page's text)
+  const seen = new Map<number, ElementNode[]>();
+  const texts = new Map<ElementNode, string>();
+  const textOf = (el: ElementNode): string => {
+    let text = texts.get(el);
+    if (text === undefined) {
+      text = innerText(el);
+      texts.set(el, text);
+    }
+    return text;
+  };
+  const doomed: ElementNode[] = [];
+  const walk = (el: ElementNode, within: boolean, withinLength: number): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      const length = lengths.get(child) ?? 0;
+      if (length < MIN_BLOCK) continue;
+      // a block as long as the one around it is all of its text (a wrapper's only block)
+      if (!(within && length === withinLength)) {
+        const sameLength = seen.get(length);
+        if (sameLength?.some((block) => textOf(block) === textOf(child))) {
+          doomed.push(child);
+          continue;
+        }
+        if (sameLength) sameLength.push(child);
+        else seen.set(length, [child]);
+      }
+      walk(child, true, length);
+    }
+  };
+  walk(content, false, 0);
+  removeNodes(doomed);
+}
+
+/**
+ * Every element's text length in one walk: the sum of its text nodes' collapsed lengths
+ * (without the spaces between them), the same for blocks with the same text.
+ */
+function textLengths(el: ElementNode, out: Map<ElementNode, number>): number {
+  let length = 0;
+  for (const child of el.children) {
+    length += child.type === 'text' ? textFigures(child).length : textLengths(child, out);
+  }
+  out.set(el, length);
+  return length;
+}

@@ -1,0 +1,73 @@
+/**
+ * Repeated blocks (repeated-blocks.ts): a product page whose template writes the description
+ * and the buy box once for wide and once for narrow screens says each once in its Markdown;
+ * so does a forum thread (schema.org DiscussionForumPosting) whose replies quote a post whole
+ * and repeat a signature, while an article keeps a paragraph it repeats on purpose.
+ * Pages written for the test.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { htmlToMarkdown } from '../../src/markdown/index.js';
+
+const URL = 'https://shop.example.com/p/mug-7';
+
+const description = `<p>A wheel-thrown stoneware mug in a white speckle glaze, matte outside and
+  glossy inside, that holds a generous cup of tea and keeps it warm for a while.</p>
+  <p>Size: approx. 9.5 x 13 x 7 cm, volume approx. 350 ml, safe in dishwashers and microwaves.</p>`;
+
+const page = (head: string) => `<!doctype html><html><head><title>Mug 7</title>${head}</head><body>
+  <header><nav><a href="/">Shop</a> <a href="/mugs">Mugs</a></nav></header>
+  <div class="product">
+    <h1>Mug 7</h1><p class="price">€30.00</p>
+    <div class="product-description hidden-down-md">${description}</div>
+    <form class="add-to-cart"><button>Add to cart</button></form>
+    <div class="product-description hidden-up-md">${description}</div>
+  </div>
+  <footer><p>Shop Ltd</p></footer></body></html>`;
+
+const jsonLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Mug 7","offers":{"@type":"Offer","price":"30.00","priceCurrency":"EUR"}}</script>`;
+
+const signature =
+  '<div class="signature">Running three Raspberry Pi 4 boards and a NAS at home since 2021.</div>';
+const firstPost =
+  'Since the update to 2024.5 the start-up hangs at the splash screen for ten minutes and the log shows a timeout in the recorder, every single time.';
+
+const thread = (
+  head: string,
+) => `<!doctype html><html><head><title>Stuck on start-up</title>${head}</head><body>
+  <header><nav><a href="/">Forum</a></nav></header>
+  <div class="posts"><h1>Stuck on start-up</h1>
+    <div class="post"><span class="author">anna</span> <time>May 2</time><p>${firstPost}</p>${signature}</div>
+    <div class="post"><span class="author">ben</span> <time>May 2</time>
+      <blockquote><p>${firstPost}</p></blockquote>
+      <p>Same here: removing the recorder's database file fixed it for me, it rebuilt itself on the next start.</p></div>
+    <div class="post"><span class="author">anna</span> <time>May 3</time>
+      <p>Thanks, that did it, the start-up takes a few seconds again and the history is back after a day.</p>${signature}</div>
+  </div>
+  <footer><p>The forum</p></footer></body></html>`;
+
+const discussion = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Stuck on start-up","author":{"@type":"Person","name":"anna"}}</script>`;
+
+const count = (md: string, text: string) => md.split(text).length - 1;
+
+describe('repeated blocks', () => {
+  it('says the description of a product page once when its template writes it twice', () => {
+    const md = htmlToMarkdown(page(jsonLd), URL);
+    assert.equal(count(md, 'wheel-thrown stoneware mug'), 1);
+    assert.equal(count(md, 'safe in dishwashers'), 1);
+    assert.match(md, /^# Mug 7$/m);
+  });
+
+  it('says a forum post once when a reply quotes it whole, and a signature once', () => {
+    const md = htmlToMarkdown(thread(discussion), 'https://forum.example.com/t/stuck/42');
+    assert.equal(count(md, 'hangs at the splash screen'), 1, md);
+    assert.equal(count(md, 'Running three Raspberry Pi'), 1, md);
+    assert.match(md, /removing the recorder's database file/);
+    assert.match(md, /that did it/);
+  });
+
+  it('keeps both copies on a page that says neither product nor discussion', () => {
+    const md = htmlToMarkdown(thread(''), 'https://forum.example.com/t/stuck/42');
+    assert.equal(count(md, 'hangs at the splash screen'), 2, md);
+  });
+});
