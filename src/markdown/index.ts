@@ -23,6 +23,7 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
+import { listAround } from './list-region.js';
 import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
@@ -222,12 +223,21 @@ function extractedContent(
       }
     }
   }
-  if (chosen) return widerRegion(chosen, region, site);
+  if (chosen) return widerRegion(wholeList(chosen, body, site), region, site);
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
   trimArticle(whole, site);
   return whole;
+}
+
+/** The list the chosen content is an item of (list-region.ts), trimmed, when there is one. */
+function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
+  const list = listAround(chosen, body);
+  if (!list) return chosen;
+  const copy = cloneElement(list);
+  trimArticle(copy, site);
+  return textLength(copy) >= 2 * textLength(chosen) ? copy : chosen;
 }
 
 /** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */
