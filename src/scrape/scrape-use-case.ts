@@ -30,6 +30,7 @@ import { newId } from '../store/ids.js';
 import type { KeptResults } from '../store/kept-results.js';
 import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
 import type { Admission, NodeSlot, Release } from './admission/admission.js';
+import { resultBytes } from './output/index.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
 import { type Planner, type PlanRequest, priceKey, startRun } from './plan.js';
@@ -343,17 +344,14 @@ export class ScrapeUseCase {
    */
   keep(
     plan: Pick<ScrapePlan, 'requestId' | 'accountId'>,
-    result: Pick<ScrapeResult, 'contentType' | 'body'>,
+    result: { contentType: string; body: Buffer } | ScrapeResult,
   ): void {
     const { results } = this.deps;
-    if (!results?.keep || result.body.length > results.maxResultBytes) return;
+    if (!results?.keep) return;
+    const body = 'finalUrl' in result ? resultBytes(result) : result.body;
+    if (body.length > results.maxResultBytes) return;
     const { requestId, accountId } = plan;
-    results.writer.keep({
-      requestId,
-      accountId,
-      contentType: result.contentType,
-      body: result.body,
-    });
+    results.writer.keep({ requestId, accountId, contentType: result.contentType, body });
   }
 
   /**

@@ -12,7 +12,7 @@ import type { MapService } from '../../map/map-service.js';
 import type { ModelCalls } from '../../models/model-calls.js';
 import { extractJson } from '../../models/structured-answer.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
-import type { Outcome, PageDocument } from '../../scrape/types.js';
+import type { Outcome } from '../../scrape/types.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
 import {
@@ -197,8 +197,8 @@ async function scrapePage(
         signal,
         beforeSettle: async (outcome: Outcome) => {
           if (outcome.ok) {
-            const document = JSON.parse(outcome.result.body.toString('utf8')) as PageDocument;
-            ending.page = await end({ state: 'done', markdown: document.markdown ?? '' });
+            const markdown = outcome.result.document?.markdown ?? '';
+            ending.page = await end({ state: 'done', markdown });
           } else if (!BUSY.has(outcome.error.code) || attempt >= ADMISSION_TRIES) {
             ending.page = await end({ state: 'failed', error: outcome.error.message });
           }
