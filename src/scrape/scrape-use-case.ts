@@ -33,7 +33,7 @@ import type { Admission, NodeSlot, Release } from './admission/admission.js';
 import { resultBytes } from './output/index.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
-import { type Planner, type PlanRequest, priceKey, startRun } from './plan.js';
+import { type Planner, type PlanRequest, priceKey } from './plan.js';
 import { finishedRecord, refusedRecord } from './run-record-of.js';
 import type {
   AskedRequest,
@@ -209,9 +209,7 @@ export class ScrapeUseCase {
     const { workflowId } = request;
     let plan: ScrapePlan | null = null;
     try {
-      const planned = planner.plan(request);
-      await planner.assertAllowed(planned.options.url);
-      if (planned.options.webhookUrl) await planner.assertAllowed(planned.options.webhookUrl);
+      const planned = await planner.planAllowed(request);
       // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
       // scrape answers only after the durable settle, which flushes it too).
       const hold = this.holdOf(request, planned.options.timeoutMs);
@@ -417,4 +415,35 @@ function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     else signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * Starts a plan's clock: the budget runs from now, so time a webhook job spent queued does
+ * not count. The run ends (TIMED_OUT) at the deadline, or with the parent signal's reason.
+ */
+export function startRun(
+  plan: ScrapePlan,
+  parentSignal?: AbortSignal,
+  followRedirect?: ScrapeRun['followRedirect'],
+  escalate?: ScrapeRun['escalate'],
+): { run: ScrapeRun; dispose(): void } {
+  const { timeoutMs } = plan.options;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(appError('TIMED_OUT', timeoutMs)), timeoutMs);
+  const onParentAbort = () => controller.abort(parentSignal?.reason);
+  if (parentSignal?.aborted) onParentAbort();
+  else parentSignal?.addEventListener('abort', onParentAbort, { once: true });
+  return {
+    run: {
+      ...plan,
+      deadline: Date.now() + timeoutMs,
+      signal: controller.signal,
+      ...(followRedirect ? { followRedirect } : {}),
+      ...(escalate ? { escalate } : {}),
+    },
+    dispose() {
+      clearTimeout(timer);
+      parentSignal?.removeEventListener('abort', onParentAbort);
+    },
+  };
 }
