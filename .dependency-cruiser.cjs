@@ -6,9 +6,62 @@
 /** The doors: the only code that may know HTTP, Fastify and the route files. */
 const DOORS = '^src/(api/|compose/|cli/|main[.]ts$)';
 
+/**
+ * The layers of ARCHITECTURE.md's "Layers point down only", top first: a part imports only
+ * parts of the layers below its own; parts of one layer never import each other (models/
+ * sits beside scrape/: scrape never imports it). Every top-level folder and file of src/ is
+ * in exactly one layer (the layering test checks that too).
+ */
+const LAYERS = [
+  ['cli'],
+  ['main.ts'],
+  ['api', 'compose'],
+  ['jobs', 'workflows'],
+  ['firecrawl', 'map'],
+  ['scrape', 'models'],
+  ['accounts', 'documents'],
+  ['billing', 'markdown'],
+  ['store'],
+  ['config.ts', 'errors.ts'],
+];
+
+/** A top-level part of src/ as a path pattern: a folder and everything in it, or one file. */
+const partPath = (part) =>
+  part.endsWith('.ts') ? `^src/${part.replace('.', '[.]')}$` : `^src/${part}/`;
+
+/** One rule per part: nothing of its own layer or above it, but itself. */
+const layerRules = LAYERS.flatMap((layer, rank) =>
+  layer.map((part) => ({
+    name: 'layers-point-down',
+    comment:
+      'A part of src/ imports only the layers below its own (ARCHITECTURE.md, "Layers point ' +
+      'down only"), never one beside or above it.',
+    severity: 'error',
+    from: { path: partPath(part) },
+    to: {
+      // The top layer's one part has nothing above or beside it: '^$' matches no import.
+      path:
+        LAYERS.slice(0, rank + 1)
+          .flat()
+          .filter((other) => other !== part)
+          .map(partPath)
+          .join('|') || '^$',
+    },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'models-use-only-billing-and-store',
+      comment:
+        "src/models/ (the operator's model) uses only billing, store, config.ts and errors.ts.",
+      severity: 'error',
+      from: { path: '^src/models/' },
+      to: { path: '^src/(accounts|documents|markdown)/' },
+    },
     {
       name: 'no-cycle',
       comment: 'No file of src/ may reach itself through its imports.',

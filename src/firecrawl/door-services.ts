@@ -100,7 +100,7 @@ export function createFirecrawlServices(
     },
     async remember(accountId, options, result) {
       const page = {
-        document: result.body.toString('utf8'),
+        document: result.document ? JSON.stringify(result.document) : result.body.toString('utf8'),
         finalUrl: result.finalUrl,
         targetStatus: result.targetStatus,
         used: result.used ? JSON.stringify(result.used) : null,

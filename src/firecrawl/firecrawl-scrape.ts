@@ -71,7 +71,8 @@ export function documentOfResult(
   facts: Pick<DocumentFacts, 'sourceURL'> & Partial<DocumentFacts>,
   screenshots: ScreenshotLinks | 'inline',
 ): Promise<FirecrawlDocument> {
-  const page = JSON.parse(result.body.toString('utf8')) as PageDocument;
+  // A scrape's own result is the worker's PageDocument; a cached one is its stored JSON.
+  const page = result.document ?? (JSON.parse(result.body.toString('utf8')) as PageDocument);
   return firecrawlDocumentOf(
     page,
     {

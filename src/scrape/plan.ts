@@ -5,7 +5,6 @@
  */
 import { priceOf } from '../billing/pricing.js';
 import type { Pricing } from '../config.js';
-import { appError } from '../errors.js';
 import type { ScheduledRun } from '../store/run-records.js';
 import type { ProxyPools } from './net/proxy-pools.js';
 import type { SessionStore } from './net/sessions.js';
@@ -19,7 +18,6 @@ import type {
   RequestSource,
   ScrapeOptions,
   ScrapePlan,
-  ScrapeRun,
 } from './types.js';
 
 /** What the planner is told about a validated request. */
@@ -37,6 +35,12 @@ export interface PlanRequest {
 }
 
 export interface Planner {
+  /**
+   * What `prepare` asks, once: the plan of a validated request with its target and webhook
+   * addresses checked, in contract 1.2's order (400 `Proxy unavailable: ...`, then 400
+   * `URL is not allowed: ...`).
+   */
+  planAllowed(request: PlanRequest): Promise<ScrapePlan>;
   /** The plan of a validated request; 400 `Proxy unavailable: ...` when no proxy matches. */
   plan(request: PlanRequest): ScrapePlan;
   /** 400 `URL is not allowed: ...` for a non-public target or webhook. */
@@ -52,7 +56,13 @@ export function createPlanner(
   /** The operator's model (json and summary outputs); absent: those are a 400. */
   model?: Pick<PageModel, 'callPrice' | 'checkSchema'> | null,
 ): Planner {
-  return {
+  const planner: Planner = {
+    async planAllowed(request) {
+      const planned = planner.plan(request);
+      await assertPublicUrl(planned.options.url, guard);
+      if (planned.options.webhookUrl) await assertPublicUrl(planned.options.webhookUrl, guard);
+      return planned;
+    },
     plan(request) {
       const { options } = request;
       const output = outputTypeOf(options);
@@ -94,6 +104,7 @@ export function createPlanner(
       await assertPublicUrl(url, guard);
     },
   };
+  return planner;
 }
 
 /** `<engine>:<proxy type>`: the key of a plan's price table. */
@@ -169,35 +180,4 @@ function blockSelectionOf(options: ScrapeOptions): BlockSelection | null {
     cookieBanners: blockCookieBanners,
     chatWidgets: blockChatWidgets,
   });
-}
-
-/**
- * Starts a plan's clock: the budget runs from now, so time a webhook job spent queued does
- * not count. The run ends (TIMED_OUT) at the deadline, or with the parent signal's reason.
- */
-export function startRun(
-  plan: ScrapePlan,
-  parentSignal?: AbortSignal,
-  followRedirect?: ScrapeRun['followRedirect'],
-  escalate?: ScrapeRun['escalate'],
-): { run: ScrapeRun; dispose(): void } {
-  const { timeoutMs } = plan.options;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(appError('TIMED_OUT', timeoutMs)), timeoutMs);
-  const onParentAbort = () => controller.abort(parentSignal?.reason);
-  if (parentSignal?.aborted) onParentAbort();
-  else parentSignal?.addEventListener('abort', onParentAbort, { once: true });
-  return {
-    run: {
-      ...plan,
-      deadline: Date.now() + timeoutMs,
-      signal: controller.signal,
-      ...(followRedirect ? { followRedirect } : {}),
-      ...(escalate ? { escalate } : {}),
-    },
-    dispose() {
-      clearTimeout(timer);
-      parentSignal?.removeEventListener('abort', onParentAbort);
-    },
-  };
 }

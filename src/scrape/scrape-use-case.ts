@@ -30,9 +30,10 @@ import { newId } from '../store/ids.js';
 import type { KeptResults } from '../store/kept-results.js';
 import { loadWorkflowForRun, type ScheduledRun, saveRunRecord } from '../store/run-records.js';
 import type { Admission, NodeSlot, Release } from './admission/admission.js';
+import { resultBytes } from './output/index.js';
 import { parseScraperRequest, savedConfigFromWorkflow, workflowIdOf } from './params/index.js';
 import { type PipelineParts, runPipeline } from './pipeline.js';
-import { type Planner, type PlanRequest, priceKey, startRun } from './plan.js';
+import { type Planner, type PlanRequest, priceKey } from './plan.js';
 import { finishedRecord, refusedRecord } from './run-record-of.js';
 import type {
   AskedRequest,
@@ -212,9 +213,7 @@ export class ScrapeUseCase {
     const { workflowId } = request;
     let plan: ScrapePlan | null = null;
     try {
-      const planned = planner.plan(request);
-      await planner.assertAllowed(planned.options.url);
-      if (planned.options.webhookUrl) await planner.assertAllowed(planned.options.webhookUrl);
+      const planned = await planner.planAllowed(request);
       // Not fsynced: lost with a power cut, a reservation was never seen by anyone (its
       // scrape answers only after the durable settle, which flushes it too).
       const hold = this.holdOf(request, planned.options.timeoutMs);
@@ -354,17 +353,14 @@ export class ScrapeUseCase {
    */
   keep(
     plan: Pick<ScrapePlan, 'requestId' | 'accountId'>,
-    result: Pick<ScrapeResult, 'contentType' | 'body'>,
+    result: { contentType: string; body: Buffer } | ScrapeResult,
   ): void {
     const { results } = this.deps;
-    if (!results?.keep || result.body.length > results.maxResultBytes) return;
+    if (!results?.keep) return;
+    const body = 'finalUrl' in result ? resultBytes(result) : result.body;
+    if (body.length > results.maxResultBytes) return;
     const { requestId, accountId } = plan;
-    results.writer.keep({
-      requestId,
-      accountId,
-      contentType: result.contentType,
-      body: result.body,
-    });
+    results.writer.keep({ requestId, accountId, contentType: result.contentType, body });
   }
 
   /**
@@ -430,4 +426,35 @@ function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     else signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/**
+ * Starts a plan's clock: the budget runs from now, so time a webhook job spent queued does
+ * not count. The run ends (TIMED_OUT) at the deadline, or with the parent signal's reason.
+ */
+export function startRun(
+  plan: ScrapePlan,
+  parentSignal?: AbortSignal,
+  followRedirect?: ScrapeRun['followRedirect'],
+  escalate?: ScrapeRun['escalate'],
+): { run: ScrapeRun; dispose(): void } {
+  const { timeoutMs } = plan.options;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(appError('TIMED_OUT', timeoutMs)), timeoutMs);
+  const onParentAbort = () => controller.abort(parentSignal?.reason);
+  if (parentSignal?.aborted) onParentAbort();
+  else parentSignal?.addEventListener('abort', onParentAbort, { once: true });
+  return {
+    run: {
+      ...plan,
+      deadline: Date.now() + timeoutMs,
+      signal: controller.signal,
+      ...(followRedirect ? { followRedirect } : {}),
+      ...(escalate ? { escalate } : {}),
+    },
+    dispose() {
+      clearTimeout(timer);
+      parentSignal?.removeEventListener('abort', onParentAbort);
+    },
+  };
 }

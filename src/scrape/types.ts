@@ -410,11 +410,18 @@ export interface PageDocument {
   };
 }
 
-/** What the output stage produces and the route (or a webhook) sends. */
-export interface ScrapeResult {
+/**
+ * What the output stage produces and the route (or a webhook) sends: the answer's bytes, or,
+ * for a `document` output, the PageDocument itself (built once in the output worker and
+ * handed over as a structured clone: the door shapes it and serialises its answer once;
+ * `resultBytes` in output/index.ts serialises it where bytes are kept).
+ */
+export type ScrapeResult = ResultFacts &
+  ({ body: Buffer; document?: undefined } | { document: PageDocument; body?: undefined });
+
+/** What every result says besides its content. */
+export interface ResultFacts {
   contentType: string;
-  /** For a `document` output: the PageDocument as UTF-8 JSON. */
-  body: Buffer;
   finalUrl: string;
   targetStatus: number;
   /** What the page was loaded with, when the plan left a choice (render, proxy escalation). */

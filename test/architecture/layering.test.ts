@@ -1,7 +1,7 @@
 /**
  * The layering of src/, enforced: no import cycle between files or between top-level
- * folders, HTTP only in the doors, errors.ts at the bottom, storage below everything that
- * uses it. The rules are in .dependency-cruiser.cjs; type-only imports count. Each failure
+ * folders, the layer order ARCHITECTURE.md draws (every part imports only the layers below
+ * it), HTTP only in the doors, errors.ts at the bottom, storage below everything that uses it. The rules are in .dependency-cruiser.cjs; type-only imports count. Each failure
  * lists every offending import (from → to) so a reader sees what to fix.
  */
 import assert from 'node:assert/strict';
@@ -95,6 +95,23 @@ test('no two top-level folders of src/ import each other, directly or around a l
     0,
     `${cycles.length} cycle(s) between top-level folders of src/:\n${lines.join('\n')}`,
   );
+});
+
+test('every top-level folder and file of src/ has its place in the layers', () => {
+  const parts = readdirSync(join(root, 'src'), { withFileTypes: true }).map((entry) =>
+    entry.isDirectory() ? `src/${entry.name}/` : `src/${entry.name}`,
+  );
+  const placed = config.forbidden
+    .filter((rule: { name: string }) => rule.name === 'layers-point-down')
+    .map((rule: { from: { path: string } }) => new RegExp(rule.from.path));
+  const unplaced = parts.filter((part) => !placed.some((path: RegExp) => path.test(part)));
+  assert.deepEqual(unplaced, [], 'parts missing from LAYERS in .dependency-cruiser.cjs');
+});
+
+test('layers point down only: no part imports one beside or above it', () => {
+  const rules = ['layers-point-down', 'models-use-only-billing-and-store'];
+  const found = rules.flatMap(violationsOf);
+  assert.equal(found.length, 0, rules.map(report).join('\n'));
 });
 
 test('only the doors (api/, compose/, cli/, main.ts) import from src/api/', () => {

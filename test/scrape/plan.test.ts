@@ -147,3 +147,31 @@ describe('a plan with a choice reserves its first way and prices each', () => {
     assert.equal(plan.output, 'document');
   });
 });
+
+describe('planAllowed: the one call prepare makes, in contract 1.2 order', () => {
+  it('answers the plan of a public target', async () => {
+    const plan = await planner().planAllowed(request({ url: 'http://93.184.215.14/' }));
+    assert.equal(plan.options.url, 'http://93.184.215.14/');
+    assert.ok(Object.isFrozen(plan));
+  });
+
+  it('refuses a target that is not public with the address text', async () => {
+    await assert.rejects(planner().planAllowed(request({ url: 'http://127.0.0.1/' })), {
+      message: /URL is not allowed/,
+    });
+  });
+
+  it('refuses a webhook that is not public, even with a public target', async () => {
+    const query = { url: 'http://93.184.215.14/', webhook_url: 'http://10.0.0.1/hook' };
+    await assert.rejects(planner().planAllowed(request(query)), {
+      message: /URL is not allowed/,
+    });
+  });
+
+  it('checks the proxy before the address: an unknown proxy type answers first', async () => {
+    const query = { url: 'http://127.0.0.1/', proxy_type: 'mobile' };
+    await assert.rejects(planner().planAllowed(request(query)), {
+      message: /Proxy unavailable: no mobile proxy/,
+    });
+  });
+});

@@ -60,7 +60,7 @@ test('prepare then execute returns the page and charges its price once', async (
   const plan = await scraper.prepare(account, { url: site.url('/') });
   const done = await scraper.execute(plan);
   assert.equal(done.outcome.ok, true);
-  if (done.outcome.ok) assert.match(done.outcome.result.body.toString(), /Hello from the fixture/);
+  if (done.outcome.ok) assert.match(String(done.outcome.result.body), /Hello from the fixture/);
   assert.equal(done.charged, plan.price);
   assert.equal(await balance(), (before ?? 0) - plan.price);
 });

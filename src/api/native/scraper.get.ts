@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { appError } from '../../errors.js';
+import { resultBytes } from '../../scrape/output/index.js';
 import { scraperQuerySchema } from '../../scrape/params/index.js';
 import { errorResponses } from '../openapi-shapes.js';
 import { accountOf } from '../plugins/auth.js';
@@ -77,7 +78,7 @@ export default defineRoute((app, { scraper, webhooks }) => {
         reply.header('X-Target-Status', String(result.targetStatus));
         reply.header('X-Target-Url', result.finalUrl);
         // The 200 schema is a content-type map; its inferred body type covers only the JSON case.
-        return reply.type(result.contentType).send(result.body as unknown as string);
+        return reply.type(result.contentType).send(resultBytes(result) as unknown as string);
       } finally {
         slot.release();
       }

@@ -14,7 +14,7 @@ import type { MapService } from '../../map/map-service.js';
 import type { ModelCalls } from '../../models/model-calls.js';
 import { extractJson } from '../../models/structured-answer.js';
 import type { ScrapeUseCase } from '../../scrape/scrape-use-case.js';
-import type { Outcome, PageDocument, ScrapePlan } from '../../scrape/types.js';
+import type { Outcome, ScrapePlan } from '../../scrape/types.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import type { Store } from '../../store/db.js';
 import {
@@ -226,8 +226,7 @@ type PageEnd = { state: 'done'; markdown: string } | { state: 'failed'; error: s
 /** null: refused for concurrency, to be tried again. */
 function pageEndOf(outcome: Outcome, attempt: number): PageEnd | null {
   if (outcome.ok) {
-    const document = JSON.parse(outcome.result.body.toString('utf8')) as PageDocument;
-    return { state: 'done', markdown: document.markdown ?? '' };
+    return { state: 'done', markdown: outcome.result.document?.markdown ?? '' };
   }
   if (BUSY.has(outcome.error.code) && attempt < ADMISSION_TRIES) return null;
   return { state: 'failed', error: outcome.error.message };

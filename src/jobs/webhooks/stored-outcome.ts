@@ -4,6 +4,7 @@
  * settles and delivers what was stored.
  */
 import { AppError, type ErrorCode, statusOf } from '../../errors.js';
+import { resultBytes } from '../../scrape/output/index.js';
 import type { Outcome } from '../../scrape/types.js';
 import type { StoredResult } from '../../store/webhook-results.js';
 
@@ -18,7 +19,7 @@ export function resultOf(requestId: string, outcome: Outcome, requestedUrl: stri
       requestId,
       scrapeStatus: 'success',
       contentType: result.contentType,
-      body: result.body,
+      body: resultBytes(result),
       targetStatus: result.targetStatus,
       targetUrl: result.finalUrl,
       errorCode: null,

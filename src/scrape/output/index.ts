@@ -17,6 +17,7 @@ import { appError } from '../../errors.js';
 import type {
   BlockSelection,
   OutputType,
+  PageDocument,
   PageSnapshot,
   ScrapeResult,
   ScrapeRun,
@@ -28,14 +29,18 @@ import type { ScrapeHistory } from './page-changes.js';
 
 export { assertSelectors } from './document/selectors.js';
 
-type Produced = Pick<ScrapeResult, 'contentType' | 'body' | 'model' | 'unspent'>;
+type Produced = {
+  contentType: string;
+  model?: ScrapeResult['model'];
+  unspent?: ScrapeResult['unspent'];
+} & ({ body: Buffer } | { document: PageDocument });
 
 /** The pool's work for one page, bounded by the run's deadline and signal. */
 interface PageWork {
   /** The page's HTML after blocking (if any), as is (its UTF-8 bytes when known) or converted to Markdown. */
   text(markdown: boolean): Promise<string> | string | Buffer;
-  /** The `document` output's JSON. */
-  document(): Promise<Buffer>;
+  /** The `document` output, as the worker built it. */
+  document(): Promise<PageDocument>;
   /** The extract_rules fields or the structured data, as JSON. */
   json(read: 'extract' | 'structured_data'): Promise<Buffer>;
   /** The operator's model over the page's main-content Markdown. */
@@ -60,7 +65,10 @@ const producers: Record<
 > = {
   html: (_snapshot, work) => textOutput(work.text(false), 'text/html; charset=utf-8'),
   markdown: (_snapshot, work) => textOutput(work.text(true), 'text/markdown; charset=utf-8'),
-  document: async (_snapshot, work) => ({ contentType: JSON_TYPE, body: await work.document() }),
+  document: async (_snapshot, work) => ({
+    contentType: JSON_TYPE,
+    document: await work.document(),
+  }),
   extract: async (_snapshot, work) => ({
     contentType: JSON_TYPE,
     body: await work.json('extract'),
@@ -166,6 +174,14 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
     },
     close: () => pool.close(),
   };
+}
+
+/**
+ * A result's bytes: its body, or its PageDocument as UTF-8 JSON (serialised here, where bytes
+ * are kept: the request log, the Firecrawl door's cache).
+ */
+export function resultBytes(result: ScrapeResult): Buffer {
+  return result.body ?? Buffer.from(JSON.stringify(result.document), 'utf8');
 }
 
 function documentJob(

@@ -13,7 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DocumentSource } from '../../documents/index.js';
 import { AppError, appError, type ErrorCode } from '../../errors.js';
-import type { BlockSelection } from '../types.js';
+import type { BlockSelection, PageDocument } from '../types.js';
 import type {
   DocumentWork,
   JsonWork,
@@ -65,8 +65,8 @@ export interface ConvertLimits {
 export interface OutputPool {
   /** The resulting text (stripped HTML, or Markdown). */
   run(job: OutputJob, limits?: ConvertLimits): Promise<string>;
-  /** The PageDocument as UTF-8 JSON, under the same limits. */
-  document(job: DocumentJob, limits?: ConvertLimits): Promise<Buffer>;
+  /** The PageDocument, as the worker built it (a structured clone), under the same limits. */
+  document(job: DocumentJob, limits?: ConvertLimits): Promise<PageDocument>;
   /** The fields or structured data as UTF-8 JSON, under the same limits. */
   json(job: JsonJob, limits?: ConvertLimits): Promise<Buffer>;
   /** Terminates the workers; pages still pending fail with NOT_READY. */
@@ -77,7 +77,7 @@ interface Job {
   id: number;
   request: OutputRequest;
   limits: ConvertLimits;
-  resolve(result: string | Uint8Array): void;
+  resolve(result: string | Uint8Array | PageDocument): void;
   reject(error: unknown): void;
   cleanup(): void;
 }
@@ -134,6 +134,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       finish(slot);
       if ('text' in reply) job.resolve(reply.text);
       else if ('bytes' in reply) job.resolve(reply.bytes);
+      else if ('document' in reply) job.resolve(reply.document);
       else if (reply.appError) {
         const { code, status, message } = reply.appError;
         job.reject(new AppError(code as ErrorCode, status, message, {}));
@@ -250,7 +251,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     if (closed) return Promise.reject(appError('NOT_READY', 'shutting down'));
     const { signal } = limits;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<string | Uint8Array>((resolve, reject) => {
+    return new Promise<string | Uint8Array | PageDocument>((resolve, reject) => {
       const onAbort = () => {
         const queued = queue.indexOf(job);
         if (queued >= 0) {
@@ -287,8 +288,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     async document({ page, block }, limits = {}) {
       const request: OutputRequest = { id: nextId++, kind: 'document', page };
       if (block) request.block = block;
-      const bytes = (await submit(request, limits)) as Uint8Array;
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return (await submit(request, limits)) as PageDocument;
     },
     async json(job, limits = {}) {
       const request: OutputRequest = { id: nextId++, kind: 'json', ...job };

@@ -1,8 +1,9 @@
 /**
  * Worker-thread side of the output pool. Per message, either strips the blocked elements from
  * a fetched page (render=false block_* options) and/or converts it to Markdown, or builds the
- * whole `document` output (every asked format, as JSON bytes handed back without a copy), so a
- * page costs one trip off the event loop. Pages leave no state behind, so the pool may
+ * whole `document` output (every asked format, handed back as the PageDocument itself: a
+ * structured clone, never JSON the main thread would parse again), so a page costs one trip
+ * off the event loop. Pages leave no state behind, so the pool may
  * terminate the thread mid-page and start a fresh one. The filter engines are the only
  * state: loaded once, at boot when the pool was given a filters dir (boot time is not
  * charged to a page).
@@ -14,7 +15,7 @@ import { isAppError } from '../../errors.js';
 import { htmlToMarkdown } from '../../markdown/index.js';
 import { type FilterEngines, loadFilterEngines } from '../blockers/filter-engines.js';
 import { stripBlocked } from '../blockers/static-blocker.js';
-import type { BlockSelection, ExtractField } from '../types.js';
+import type { BlockSelection, ExtractField, PageDocument } from '../types.js';
 import { buildDocument, type DocumentInput } from './document/build-document.js';
 import { extractFields } from './extract/extract-fields.js';
 import { structuredData } from './structured-data/index.js';
@@ -37,7 +38,7 @@ export interface TextWork {
   source?: DocumentSource;
 }
 
-/** The `document` output: its UTF-8 JSON back. `html` is left out: it is rawHtml stripped. */
+/** The `document` output: its PageDocument back. `html` is left out: it is rawHtml stripped. */
 export interface DocumentWork {
   kind: 'document';
   page: Omit<DocumentInput, 'html' | 'converted'> & { source?: DocumentSource };
@@ -62,6 +63,7 @@ export type OutputRequest = (TextWork | DocumentWork | JsonWork) & { id: number 
 export type OutputReply =
   | { id: number; text: string }
   | { id: number; bytes: Uint8Array }
+  | { id: number; document: PageDocument }
   | { id: number; error: string; appError?: { code: string; status: number; message: string } }
   /** true: loading the PDF reader (its first PDF), not the page's time; false: loaded. */
   | { id: number; loading: boolean };
@@ -114,9 +116,7 @@ async function run(request: OutputRequest): Promise<OutputReply> {
   const { source, ...page } = request.page;
   const converted = source && page.request.markdown ? await documentToMarkdown(source) : null;
   const html = source ? page.rawHtml : await strip(page.rawHtml, page.pageUrl, request.block);
-  const json = JSON.stringify(buildDocument({ ...page, html, converted }));
-  // its own ArrayBuffer (never Buffer's shared pool), so it can be transferred
-  return { id, bytes: new TextEncoder().encode(json) };
+  return { id, document: buildDocument({ ...page, html, converted }) };
 }
 
 parentPort?.on('message', (request: OutputRequest) => {

@@ -17,7 +17,7 @@
 export { instructionSchema, MAX_INSTRUCTIONS } from './instructions.js';
 export { DEFAULT_SCRAPE_OPTIONS, LIMITS } from './param-fields.js';
 export { SCRAPER_PARAMETERS, type ScraperParamName } from './param-names.js';
-export { parseScraperRequest } from './parse-scraper-request.js';
+export { parseScraperRequest, workflowIdOf } from './parse-scraper-request.js';
 export { scraperQuerySchema } from './query-schema.js';
 export {
   normalizeWorkflowConfig,
@@ -26,4 +26,3 @@ export {
   type WorkflowConfig,
   workflowConfigSchema,
 } from './workflow-config.js';
-export { workflowIdOf } from './workflow-id.js';

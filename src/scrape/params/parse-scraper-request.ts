@@ -1,4 +1,5 @@
 import type { ScrapeOptions } from '../types.js';
+import { repeatedParameter } from './invalid.js';
 import { parseQueryLayers } from './layers.js';
 import { parseSessionId } from './param-fields.js';
 import { applyRules, mergeLayers } from './rules.js';
@@ -31,4 +32,16 @@ export function parseScraperRequest(
   // A query-only parameter (a session is the call's, not a config's): checked last.
   if (query.session_id === undefined) return options;
   return { ...options, sessionId: parseSessionId('session_id', query.session_id) };
+}
+
+/**
+ * The `workflow_id` of a scraper query, for the workflow lookup that runs before the
+ * parameters are validated (contract 1.2). Empty means none; repeated is 400.
+ */
+export function workflowIdOf(query: Record<string, unknown>): string | null {
+  const value = Object.hasOwn(query, 'workflow_id') ? query.workflow_id : undefined;
+  if (Array.isArray(value)) {
+    throw repeatedParameter('workflow_id');
+  }
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }

@@ -12,7 +12,8 @@ import { createHttpClient } from '../../../src/scrape/net/http-client.js';
 import { createProxyPools } from '../../../src/scrape/net/proxy-pools.js';
 import { SESSION_IDLE_MS, SessionStore } from '../../../src/scrape/net/sessions.js';
 import { DEFAULT_SCRAPE_OPTIONS } from '../../../src/scrape/params/index.js';
-import { createPlanner, type Planner, startRun } from '../../../src/scrape/plan.js';
+import { createPlanner, type Planner } from '../../../src/scrape/plan.js';
+import { startRun } from '../../../src/scrape/scrape-use-case.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { type ForwardProxy, startForwardProxy } from '../../helpers/forward-proxy.js';
 

@@ -9,6 +9,7 @@ import type {
   PageDocument,
   PageSnapshot,
   ScrapeOptions,
+  ScrapeResult,
   ScrapeRun,
 } from '../../../src/scrape/types.js';
 import { builtFilterDir } from '../blockers/built-filters.js';
@@ -52,13 +53,17 @@ function snapshot(html = ARTICLE, extra: Partial<PageSnapshot> = {}): PageSnapsh
   };
 }
 
-const parse = (body: Buffer) => JSON.parse(body.toString('utf8')) as PageDocument;
+/** The result's PageDocument, as the worker built it. */
+function parse(result: ScrapeResult): PageDocument {
+  assert.ok(result.document, 'the result carries its PageDocument');
+  return result.document;
+}
 
 describe('document output through the output stage (a real worker)', () => {
   const stage = createOutputStage({ size: 1, maxMs: 1_000 });
   after(() => stage.close());
 
-  it('answers every asked format as one JSON PageDocument, as buildDocument does', async () => {
+  it('answers every asked format as the PageDocument buildDocument builds, not as JSON', async () => {
     const page = snapshot(ARTICLE, {
       screenshot: PNG,
       used: { engine: 'browser', proxyType: 'datacenter' },
@@ -68,7 +73,9 @@ describe('document output through the output stage (a real worker)', () => {
     assert.equal(result.finalUrl, PAGE_URL);
     assert.equal(result.targetStatus, 200);
     assert.deepEqual(result.used, { engine: 'browser', proxyType: 'datacenter' });
-    const doc = parse(result.body);
+    const doc = parse(result);
+    // handed over as it was built: no JSON on the way, and no bytes to parse
+    assert.equal(result.body, undefined);
     const expected = buildDocument({
       rawHtml: ARTICLE,
       html: ARTICLE,
@@ -79,17 +86,16 @@ describe('document output through the output stage (a real worker)', () => {
       screenshot: PNG,
       actions: null,
     });
-    assert.deepEqual(doc, JSON.parse(JSON.stringify(expected)));
+    assert.deepEqual(doc, expected);
     assert.deepEqual(doc.screenshot, { contentType: 'image/png', base64: PNG.toString('base64') });
     assert.equal(doc.rawHtml, ARTICLE);
     assert.equal(doc.metadata.title, 'The story');
   });
 
   it('onlyMainContent false brings the navigation and footer back', async () => {
-    const main = parse((await stage.produce(runFor(request({ markdown: true })), snapshot())).body);
+    const main = parse(await stage.produce(runFor(request({ markdown: true })), snapshot()));
     const whole = parse(
-      (await stage.produce(runFor(request({ markdown: true, onlyMainContent: false })), snapshot()))
-        .body,
+      await stage.produce(runFor(request({ markdown: true, onlyMainContent: false })), snapshot()),
     );
     assert.doesNotMatch(main.markdown ?? '', /NAVHOME|FOOTERTEXT/);
     assert.match(whole.markdown ?? '', /NAVHOME[\s\S]*FOOTERTEXT/);
@@ -103,8 +109,7 @@ describe('document output through the output stage (a real worker)', () => {
       javascriptReturns: [{ type: 'object', value: { n: 1, list: ['a'] } }],
     };
     const doc = parse(
-      (await stage.produce(runFor(request({ markdown: true })), snapshot(ARTICLE, { actions })))
-        .body,
+      await stage.produce(runFor(request({ markdown: true })), snapshot(ARTICLE, { actions })),
     );
     assert.deepEqual(doc.actions, {
       screenshots: [
@@ -119,12 +124,10 @@ describe('document output through the output stage (a real worker)', () => {
   it('a page that is not HTML comes back as its text', async () => {
     const text = 'plain <text>\nsecond line';
     const doc = parse(
-      (
-        await stage.produce(
-          runFor(request({ markdown: true, html: true })),
-          snapshot(text, { contentType: 'text/plain; charset=utf-8' }),
-        )
-      ).body,
+      await stage.produce(
+        runFor(request({ markdown: true, html: true })),
+        snapshot(text, { contentType: 'text/plain; charset=utf-8' }),
+      ),
     );
     assert.equal(doc.markdown, text);
     assert.equal(doc.html, text);
@@ -154,7 +157,7 @@ describe('document output through the output stage (a real worker)', () => {
       .catch((e: unknown) => e);
     assert.ok(isAppError(error) && error.code === 'INTERNAL', String(error));
     const next = await stage.produce(runFor(request({ markdown: true })), snapshot());
-    assert.match(parse(next.body).markdown ?? '', /Paragraph 0/);
+    assert.match(parse(next).markdown ?? '', /Paragraph 0/);
   });
 
   it("is capped like a conversion: TIMED_OUT with the scrape's budget", async () => {
@@ -165,7 +168,7 @@ describe('document output through the output stage (a real worker)', () => {
     assert.equal(error.message, 'Timed out after 300 ms');
     // the replacement worker takes the next page
     const next = await stage.produce(runFor(request({ markdown: true })), snapshot());
-    assert.match(parse(next.body).markdown ?? '', /Paragraph 0/);
+    assert.match(parse(next).markdown ?? '', /Paragraph 0/);
   });
 
   it('stops when the signal aborts, with its reason', async () => {
@@ -197,7 +200,7 @@ describe('document output with the static blocker', () => {
       { ...snapshot(FIXTURE), finalUrl: PAGE },
       ADS,
     );
-    const doc = parse(result.body);
+    const doc = parse(result);
     assert.equal(doc.rawHtml, FIXTURE);
     assert.match(doc.rawHtml ?? '', /banner-ad/);
     assert.doesNotMatch(doc.html ?? '', /banner-ad|Sponsored banner/);

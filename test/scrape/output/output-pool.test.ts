@@ -210,6 +210,6 @@ describe('the html output', () => {
 
   it('encodes the text of a page without them (another charset, a render)', async () => {
     const result = await stage.produce(htmlPlan(), snapshot('<p>naïve café €</p>'));
-    assert.equal(result.body.toString('utf8'), '<p>naïve café €</p>');
+    assert.equal(result.body?.toString('utf8'), '<p>naïve café €</p>');
   });
 });
