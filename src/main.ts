@@ -214,11 +214,13 @@ export async function startService(
       (parts) => parts.close(),
     );
     registerProxyMetrics(metrics.registry, () => scrape.proxyHealth.stats());
-    // On the embedded engine kept results are files beside the database (result-files.ts).
+    // On the embedded engine kept results may be files beside the database (RESULT_FILES);
+    // those written are read and purged whatever the setting is now.
     const keptResults = new KeptResults(
       store,
       undefined,
       config.databaseUrl ? null : new ResultFiles(join(config.dataDir, 'results')),
+      config.resultFiles,
     );
     startUp.add(() => keptResults.flush());
     const scraper = new ScrapeUseCase({

@@ -85,8 +85,10 @@ export class KeptResults {
   constructor(
     private readonly store: Pick<Store, 'db' | 'transact'>,
     private readonly maxPendingBytes = MAX_PENDING_BYTES,
-    /** The embedded engine's result files; null: results are rows (PostgreSQL). */
+    /** The embedded engine's result files, read and purged; null: PostgreSQL. */
     private readonly files: ResultFiles | null = null,
+    /** Whether new results are written as files (RESULT_FILES) rather than rows. */
+    private readonly writeFiles = files !== null,
   ) {}
 
   /** Queues a result to be kept; returns at once and never throws. */
@@ -161,9 +163,10 @@ export class KeptResults {
       while (this.pending.size > 0) {
         const batch = [...this.pending.values()].slice(0, MAX_BATCH);
         try {
-          const rows = this.files
-            ? await this.storeFiles(this.files, batch)
-            : batch.map((result) => ({ ...result, stored: compress(result.body), file: null }));
+          const rows =
+            this.files && this.writeFiles
+              ? await this.storeFiles(this.files, batch)
+              : batch.map((result) => ({ ...result, stored: compress(result.body), file: null }));
           await this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
         } catch {
           // The database is out of reach or refused: these results are not kept.

@@ -31,7 +31,7 @@ describe('kept results as files through the API (sqlite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-result-api-'));
   before(async () => {
     [service, site] = await Promise.all([
-      startService({ env: { DATA_DIR: dataDir } }),
+      startService({ env: { DATA_DIR: dataDir, RESULT_FILES: 'true' } }),
       startFixtureSite(),
     ]);
     site.html('/kept', '<html><body><p>a page kept as a file</p></body></html>');
