@@ -91,7 +91,7 @@ if (kind === 'service') {
       : {}),
     // A bench's own settings (bench/crawl.ts: the per-host bound, lanes per node, polling, heap growth).
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB|HEAP)_/.test(name)),
+      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB|HEAP|RESULT)_/.test(name)),
     ),
   });
   const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
