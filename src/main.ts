@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { countAccounts, createAccount } from './accounts/account-store.js';
 import { ApiKeyLookup } from './accounts/api-key-lookup.js';
@@ -38,7 +39,7 @@ import { lockDataDir } from './store/data-dir-lock.js';
 import { openStore, type Store } from './store/db.js';
 import { JobQueue } from './store/job-queue.js';
 import { KeptResults } from './store/kept-results.js';
-import { purgeRequestResults } from './store/request-results.js';
+import { ResultFiles } from './store/result-files.js';
 import { WorkflowListCache } from './workflows/list-cache.js';
 import { WorkflowService } from './workflows/workflow-service.js';
 
@@ -155,16 +156,16 @@ const PAGE_PURGE_INTERVAL_MS = 10 * 60_000;
 
 function startPagePurge(
   firecrawl: FirecrawlServices,
-  store: Store,
+  keptResults: KeptResults,
   config: Config,
   app: AppInstance,
 ): () => void {
   const timer = setInterval(() => {
     firecrawl.purge().catch((error: unknown) => app.log.error({ err: error }, 'page purge failed'));
     const before = Date.now() - config.resultRetentionDays * 24 * 3600_000;
-    purgeRequestResults(store.db, before, config.resultAccountBytes).catch((error: unknown) =>
-      app.log.error({ err: error }, 'request result purge failed'),
-    );
+    keptResults
+      .purge(before, config.resultAccountBytes)
+      .catch((error: unknown) => app.log.error({ err: error }, 'request result purge failed'));
   }, PAGE_PURGE_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);
@@ -209,7 +210,14 @@ export async function startService(
     const lateRefunds = new LateRefunds((error) => reportRefundError(error));
     startUp.add(() => lateRefunds.close());
     // Before the scrape parts (change_tracking reads them), flushed before they close.
-    const keptResults = new KeptResults(store);
+    // On the embedded engine kept results may be files beside the database (RESULT_FILES);
+    // those written are read and purged whatever the setting is now.
+    const keptResults = new KeptResults(
+      store,
+      undefined,
+      config.databaseUrl ? null : new ResultFiles(join(config.dataDir, 'results')),
+      config.resultFiles,
+    );
     const scrape = await startUp.build(
       buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), http, { keptResults }),
       (parts) => parts.close(),
@@ -348,7 +356,7 @@ export async function startService(
     schedules.start();
     extracts.start();
     const stopReaper = startReservationReaper(store, app);
-    const stopPurge = startPagePurge(firecrawl, store, config, app);
+    const stopPurge = startPagePurge(firecrawl, keptResults, config, app);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;

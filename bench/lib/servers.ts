@@ -9,7 +9,8 @@
  * node:http server fetching ?url= with undici and returning the body), `bare-fetch-markdown`
  * (the same, converting the page with turndown in a worker thread), `bare-bytes FILE`
  * (bare node:http server answering every request with that file's bytes as JSON), `fixture`
- * (the test fixture site), `crawl-site N` (a generated link tree of N pages). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
+ * (the test fixture site), `crawl-site N` (a generated link tree of N pages), `floor-<rung> DATA_DIR` (the floor's
+ * minimal servers, floor-server.ts). Prints one JSON line `{"url", "apiKey"?}` on stderr when listening.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -90,7 +91,7 @@ if (kind === 'service') {
       : {}),
     // A bench's own settings (bench/crawl.ts: the per-host bound, lanes per node, polling, heap growth).
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB|HEAP)_/.test(name)),
+      Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB|HEAP|RESULT)_/.test(name)),
     ),
   });
   const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
@@ -182,6 +183,12 @@ if (kind === 'service') {
   server.listen(0, '127.0.0.1', () =>
     ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
   );
+} else if (kind?.startsWith('floor-')) {
+  // bench/floor-scrape.ts's rungs (floor-server.ts): they import no pagegrab code.
+  const { startFloorServer } = await import('./floor-server.js');
+  const rung = kind.slice('floor-'.length) as Parameters<typeof startFloorServer>[0];
+  const url = await startFloorServer(rung, dataDirArg ?? mkdtempSync(join(tmpdir(), 'floor-')));
+  ready({ url, apiKey: 'floor-key' });
 } else if (kind === 'fixture') {
   const site = await startFixtureSite();
   ready({ url: site.origin });

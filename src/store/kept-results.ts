@@ -11,16 +11,24 @@
  * MAX_PENDING_BYTES; typically the last GATHER_MS, 25 ms, of results). Never a charge, a refund
  * or a record: those commit in the settle before the caller is answered. Until written, this
  * node reads a result from its queue, so its own caller never sees it missing.
+ *
+ * On the embedded engine (given `files`) the compressed result is a file named by its hash
+ * (result-files.ts) and its row only names it: the row stays ~100 bytes in the one writer's
+ * transaction, and identical results share one file. A file found missing reads as not kept.
  */
 import { promisify } from 'node:util';
 import { brotliCompressSync, brotliDecompress, constants } from 'node:zlib';
 import type { Store } from './db.js';
 import {
+  type EncodedResult,
+  purgeRequestResults,
   readRequestResult,
+  referencedResultFiles,
   resultInfo,
   type StoredResult,
   saveRequestResults,
 } from './request-results.js';
+import { ResultFiles } from './result-files.js';
 
 const decompress = promisify(brotliDecompress);
 /**
@@ -77,6 +85,10 @@ export class KeptResults {
   constructor(
     private readonly store: Pick<Store, 'db' | 'transact'>,
     private readonly maxPendingBytes = MAX_PENDING_BYTES,
+    /** The embedded engine's result files, read and purged; null: PostgreSQL. */
+    private readonly files: ResultFiles | null = null,
+    /** Whether new results are written as files (RESULT_FILES) rather than rows. */
+    private readonly writeFiles = files !== null,
   ) {}
 
   /** Queues a result to be kept; returns at once and never throws. */
@@ -103,8 +115,20 @@ export class KeptResults {
       return { contentType: queued.contentType, body: queued.body, createdAt: queued.createdAt };
     const stored = await readRequestResult(this.store.db, accountId, requestId);
     if (!stored) return null;
-    const { encoding, ...result } = stored;
+    const { encoding, file, ...result } = stored;
+    if (file !== null) return this.readFile(file, result);
     return encoding === 'br' ? { ...result, body: await decompress(result.body) } : result;
+  }
+
+  /** A file deleted or damaged outside the service reads as not kept, never as a failure. */
+  private async readFile(file: string, row: StoredResult): Promise<StoredResult | null> {
+    const stored = await this.files?.read(file);
+    if (!stored) return null;
+    try {
+      return { ...row, body: await decompress(stored) };
+    } catch {
+      return null;
+    }
   }
 
   async info(
@@ -113,7 +137,20 @@ export class KeptResults {
   ): Promise<{ contentType: string; size: number } | null> {
     const queued = this.queued(accountId, requestId);
     if (queued) return { contentType: queued.contentType, size: queued.body.length };
-    return resultInfo(this.store.db, accountId, requestId);
+    const info = await resultInfo(this.store.db, accountId, requestId);
+    if (!info) return null;
+    if (info.file !== null && !(await this.files?.exists(info.file))) return null;
+    return { contentType: info.contentType, size: info.size };
+  }
+
+  /**
+   * Deletes results past the retention (created before `before`) and each account's oldest
+   * past its byte budget, then the files no row names any more. Returns the rows deleted.
+   */
+  async purge(before: number, maxBytesPerAccount: number): Promise<number> {
+    const deleted = await purgeRequestResults(this.store.db, before, maxBytesPerAccount);
+    if (this.files) await this.files.sweep(await referencedResultFiles(this.store.db));
+    return deleted;
   }
 
   private queued(accountId: string, requestId: string): Pending | null {
@@ -126,7 +163,10 @@ export class KeptResults {
       while (this.pending.size > 0) {
         const batch = [...this.pending.values()].slice(0, MAX_BATCH);
         try {
-          const rows = batch.map((result) => ({ ...result, stored: compress(result.body) }));
+          const rows =
+            this.files && this.writeFiles
+              ? await this.storeFiles(this.files, batch)
+              : batch.map((result) => ({ ...result, stored: compress(result.body), file: null }));
           await this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
         } catch {
           // The database is out of reach or refused: these results are not kept.
@@ -141,4 +181,21 @@ export class KeptResults {
       this.writing = null;
     }
   }
+
+  /** Each result's file, written unless one with the same bytes is there; rows name them. */
+  private async storeFiles(files: ResultFiles, batch: Pending[]): Promise<EncodedResult[]> {
+    const written = new Set<string>();
+    const rows: EncodedResult[] = [];
+    for (const result of batch) {
+      const file = ResultFiles.hashOf(result.body);
+      if (!written.has(file) && !(await files.refresh(file))) {
+        await files.write(file, compress(result.body));
+      }
+      written.add(file);
+      rows.push({ ...result, stored: EMPTY, file });
+    }
+    return rows;
+  }
 }
+
+const EMPTY = Buffer.alloc(0);

@@ -18,6 +18,11 @@ export interface RequestResultsTable {
   created_at: number;
   /** 'br' (Brotli), or null: `body` is the result itself (as written before migration 014). */
   encoding: string | null;
+  /**
+   * On the embedded engine, the hash of the file holding the result (result-files.ts,
+   * migration 020); `body` is then empty. Null: the result is `body`.
+   */
+  file: string | null;
 }
 
 export interface StoredResult {
@@ -32,7 +37,10 @@ export interface EncodedResult {
   accountId: string;
   contentType: string;
   body: Buffer;
+  /** `body` compressed, or empty when `file` holds it. */
   stored: Buffer;
+  /** The result's file (result-files.ts), or null: the row holds it. */
+  file: string | null;
   createdAt: number;
 }
 
@@ -83,7 +91,7 @@ export async function saveRequestResult(
 }
 
 /** The columns of one kept result as a multi-row insert binds them, in order. */
-type ResultValues = [string, string, string, Buffer, number, number];
+type ResultValues = [string, string, string, Buffer, number, number, string | null];
 
 /**
  * The multi-row insert of `rows` results, built once per batch size and dialect: compiling
@@ -99,9 +107,9 @@ function insertResults(rows: number) {
       .insertInto('request_results')
       .values(
         Array.from({ length: rows }, (_, row) => {
-          const [requestId, accountId, contentType, body, size, createdAt] = values.slice(
-            row * 6,
-            row * 6 + 6,
+          const [requestId, accountId, contentType, body, size, createdAt, file] = values.slice(
+            row * 7,
+            row * 7 + 7,
           ) as ResultValues;
           return {
             request_id: requestId,
@@ -111,6 +119,7 @@ function insertResults(rows: number) {
             size,
             created_at: createdAt,
             encoding: 'br',
+            file,
           };
         }),
       )
@@ -137,6 +146,7 @@ export async function saveRequestResults(
       result.stored,
       result.body.length,
       result.createdAt,
+      result.file,
     ],
   );
   await db.executeQuery(insert(db, ...values));
@@ -147,10 +157,10 @@ export async function readRequestResult(
   db: Kysely<Database>,
   accountId: string,
   requestId: string,
-): Promise<(StoredResult & { encoding: string | null }) | null> {
+): Promise<(StoredResult & { encoding: string | null; file: string | null }) | null> {
   const row = await tables(db)
     .selectFrom('request_results')
-    .select(['content_type', 'body', 'created_at', 'encoding'])
+    .select(['content_type', 'body', 'created_at', 'encoding', 'file'])
     .where('request_id', '=', requestId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
@@ -160,6 +170,7 @@ export async function readRequestResult(
     body: Buffer.from(row.body),
     createdAt: Number(row.created_at),
     encoding: row.encoding,
+    file: row.file,
   };
 }
 
@@ -212,12 +223,23 @@ export async function resultInfo(
   db: Kysely<Database>,
   accountId: string,
   requestId: string,
-): Promise<{ contentType: string; size: number } | null> {
+): Promise<{ contentType: string; size: number; file: string | null } | null> {
   const row = await tables(db)
     .selectFrom('request_results')
-    .select(['content_type', 'size'])
+    .select(['content_type', 'size', 'file'])
     .where('request_id', '=', requestId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  return row ? { contentType: row.content_type, size: Number(row.size) } : null;
+  return row ? { contentType: row.content_type, size: Number(row.size), file: row.file } : null;
+}
+
+/** The files the kept results' rows name (result-files.ts's sweep keeps these). */
+export async function referencedResultFiles(db: Kysely<Database>): Promise<Set<string>> {
+  const rows = await tables(db)
+    .selectFrom('request_results')
+    .select('file')
+    .distinct()
+    .where('file', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.file as string));
 }

@@ -31,7 +31,11 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const kept = await readRequestResult(db, 'acc-a', id);
       assert.equal(kept?.contentType, 'image/png');
       assert.deepEqual(kept?.body, body);
-      assert.deepEqual(await resultInfo(db, 'acc-a', id), { contentType: 'image/png', size: 6 });
+      assert.deepEqual(await resultInfo(db, 'acc-a', id), {
+        contentType: 'image/png',
+        size: 6,
+        file: null,
+      });
       assert.equal(await readRequestResult(db, 'acc-b', id), null);
     });
 

@@ -17,6 +17,7 @@ import * as uniqueAccountNames from './016-unique-account-names.js';
 import * as keyNames from './017-key-names.js';
 import * as extracts from './018-extracts.js';
 import * as extractPages from './019-extract-pages.js';
+import * as keptResultFiles from './020-kept-result-files.js';
 
 /** Migrations live in code (not files found at run time) so the built package carries them. */
 function provider(dialect: Dialect): MigrationProvider {
@@ -38,6 +39,7 @@ function provider(dialect: Dialect): MigrationProvider {
     '017-key-names': { up: (db) => keyNames.up(db) },
     '018-extracts': { up: (db) => extracts.up(db) },
     '019-extract-pages': { up: (db) => extractPages.up(db) },
+    '020-kept-result-files': { up: (db) => keptResultFiles.up(db) },
   };
   return { getMigrations: async () => all };
 }
