@@ -27,7 +27,7 @@ import { endWithRecordPg } from './end-with-record-pg.js';
 
 export { type ReservationHold, SETTLE_GRACE_MS, shortOfCredits };
 
-type Ledger = Pick<Store, 'db' | 'dialect' | 'transact'>;
+export type Ledger = Pick<Store, 'db' | 'dialect' | 'transact'>;
 
 /** A request's credits: who pays, under which id. */
 export interface CreditRequest {

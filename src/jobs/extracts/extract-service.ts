@@ -8,6 +8,7 @@
  */
 
 import type { Kysely } from 'kysely';
+import type { Ledger } from '../../billing/credits.js';
 import { appError, isAppError } from '../../errors.js';
 import { firecrawlScrapeOf } from '../../firecrawl/scrape-request.js';
 import type { MapService } from '../../map/map-service.js';
@@ -106,16 +107,23 @@ export function extractJobHandler(deps: ExtractDeps): JobHandler {
     const row = await getExtract(deps.store.db, id);
     if (row?.status !== 'processing') return { type: 'done' };
     const request = row.request as ExtractRequest;
-    // The end, the model call's credits and the pages' drop: one commit.
-    const finish = (end: Parameters<typeof endExtract>[2], modelCharged = 0) =>
+    // The end, the model call's charge and count and the pages' drop: one commit, so a
+    // crash before it asks the model again after a takeover without having charged the call.
+    const finish = (
+      end: Parameters<typeof endExtract>[2],
+      model: { charged: number; settle(ledger: Ledger): Promise<void> } | null = null,
+    ) =>
       deps.store.transact(async (trx) => {
-        if (modelCharged > 0) await addExtractCredits(trx, id, modelCharged);
+        if (model) {
+          await model.settle({ db: trx, dialect: deps.store.dialect, transact: inThis(trx) });
+          await addExtractCredits(trx, id, model.charged);
+        }
         await endExtract(trx, id, end);
         await dropExtractPages(trx, id);
       });
     try {
-      const { modelCharged, ...end } = await runExtract(deps, row, request, signal);
-      await finish(end, modelCharged);
+      const { model, ...end } = await runExtract(deps, row, request, signal);
+      await finish(end, model);
     } catch (error) {
       if (signal.aborted || isDatabaseUnavailable(error)) throw error;
       const reason = isAppError(error) ? error.message : 'An unexpected error occurred.';
@@ -243,7 +251,13 @@ async function runExtract(
   row: ExtractRow,
   request: ExtractRequest,
   signal: AbortSignal,
-): Promise<{ status: 'completed'; data: unknown; sources: string[]; modelCharged: number }> {
+): Promise<{
+  status: 'completed';
+  data: unknown;
+  sources: string[];
+  /** The answered call, charged by `finish` in the extract's end commit. */
+  model: { charged: number; settle(ledger: Ledger): Promise<void> };
+}> {
   const models = deps.models;
   if (!models) throw appError('MODEL_NOT_CONFIGURED', 'The extract endpoint');
   const pages: { url: string; markdown: string }[] = [];
@@ -260,7 +274,7 @@ async function runExtract(
       `No page of the extract could be scraped: ${firstFailure ?? 'no page was found'}`,
     );
   }
-  const answer = await models.run(
+  const answer = await models.runDeferred(
     { accountId: row.accountId, url: pages[0]?.url ?? '', kind: 'extract', source: 'firecrawl' },
     (model) =>
       extractJson(
@@ -278,6 +292,6 @@ async function runExtract(
     status: 'completed',
     data: answer.value,
     sources: pages.map((page) => page.url),
-    modelCharged: answer.charged,
+    model: answer,
   };
 }
