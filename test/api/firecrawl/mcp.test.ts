@@ -320,6 +320,61 @@ describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
     assert.match(model.requests[0]?.messages.at(-1)?.content ?? '', /A tide table lists/);
   });
 
+  it("firecrawl_scrape with the summary format answers the operator's model", async () => {
+    model.reset();
+    model.script({ content: 'How to read the heights and times of a harbour tide table.' });
+    const text = await callTool('firecrawl_scrape', {
+      url: site.url('/article'),
+      formats: ['summary'],
+    });
+    const document = JSON.parse(text) as { summary?: string };
+    assert.equal(document.summary, 'How to read the heights and times of a harbour tide table.');
+    assert.deepEqual(model.problems, []);
+    assert.match(model.requests[0]?.messages.at(-1)?.content ?? '', /A tide table lists/);
+  });
+
+  // The tool takes formats as names only, so no git-diff mode: the status, as Firecrawl answers
+  // changeTracking without modes.
+  it('firecrawl_scrape with changeTracking: new, then same, then changed', async () => {
+    const page = (price: string) =>
+      `<html><head><title>Kettle</title></head><body><main><h1>Copper kettle</h1><p>A copper kettle that boils a litre of water on any stove, hand made. Price: ${price} euros.</p></main></body></html>`;
+    const tracking = async () => {
+      const text = await callTool('firecrawl_scrape', {
+        url: site.url('/kettle'),
+        formats: ['markdown', 'changeTracking'],
+        maxAge: 0,
+      });
+      const { changeTracking } = JSON.parse(text) as {
+        changeTracking?: { changeStatus?: string; previousScrapeAt?: string | null };
+      };
+      return changeTracking;
+    };
+    site.html('/kettle', page('42'));
+    const first = await tracking();
+    assert.equal(first?.changeStatus, 'new');
+    assert.equal(first?.previousScrapeAt ?? null, null);
+    const second = await tracking();
+    assert.equal(second?.changeStatus, 'same');
+    assert.ok(second?.previousScrapeAt, 'the first scrape is the one compared with');
+    site.html('/kettle', page('45'));
+    assert.equal((await tracking())?.changeStatus, 'changed');
+  });
+
+  it("firecrawl_scrape answers the page's JSON-LD in its metadata", async () => {
+    site.html(
+      '/recipe',
+      `<html><head><title>Scones</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Scones","recipeYield":"8"}</script></head><body><main><h1>Scones</h1><p>${'Rub the butter into the flour, then add the milk and bake. '.repeat(4)}</p></main></body></html>`,
+    );
+    const text = await callTool('firecrawl_scrape', {
+      url: site.url('/recipe'),
+      formats: ['markdown'],
+    });
+    const { metadata } = JSON.parse(text) as { metadata?: { jsonLd?: unknown } };
+    assert.deepEqual(metadata?.jsonLd, [
+      { '@context': 'https://schema.org', '@type': 'Recipe', name: 'Scones', recipeYield: '8' },
+    ]);
+  });
+
   // The tool end to end against the service: mcp-extract.test.ts, on 3.23.0 (the newest whose
   // firecrawl_extract still calls /v2/extract).
   it("firecrawl_extract is 3.26.0's deprecation notice, pointing at firecrawl_scrape with json", async () => {
