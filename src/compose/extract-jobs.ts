@@ -23,7 +23,7 @@ import { JobQueue } from '../store/job-queue.js';
 export interface ExtractJobsOptions {
   store: Store;
   scraper: ScrapeUseCase;
-  map: Pick<MapService, 'map'>;
+  map: Pick<MapService, 'mapDeferred'>;
   models: ModelCalls | null;
   /** EXTRACT_MAX_PAGES (with a model); extracts without one are refused anyway. */
   maxPages: number;

@@ -10,6 +10,7 @@
  * default: Firecrawl's price of a map), whatever the number of documents read; the
  * composition root passes it in.
  */
+import type { Kysely } from 'kysely';
 import type { Account } from '../accounts/account-store.js';
 import { refund, reserve, SETTLE_GRACE_MS, settle, shortOfCredits } from '../billing/credits.js';
 import { LateRefunds } from '../billing/late-refunds.js';
@@ -18,6 +19,7 @@ import type { Admission, Release } from '../scrape/admission/admission.js';
 import type { DocumentFetcher, HttpClient } from '../scrape/net/http-client.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../store/database-errors.js';
 import type { Store } from '../store/db.js';
+import type { Database } from '../store/schema.js';
 import { type DiscoveryLimits, discoverLinks } from './discover.js';
 import type { MapRequest, MapResult } from './types.js';
 
@@ -56,6 +58,18 @@ export interface MapService {
     requestId: string,
     signal?: AbortSignal,
   ): Promise<MapResult>;
+  /**
+   * As `map`, but a map that found its links is charged by the caller, in the commit that
+   * keeps them (an extract's page list): a crash before it leaves the reservation to the
+   * reaper, so the map run again after a takeover is the only one charged. A failed map is
+   * refunded at once.
+   */
+  mapDeferred(
+    account: Pick<Account, 'id' | 'concurrencyLimit'>,
+    request: MapRequest,
+    requestId: string,
+    signal?: AbortSignal,
+  ): Promise<MapResult & { settle(trx: Kysely<Database>): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -77,12 +91,12 @@ export function createMapService(options: MapServiceOptions): MapService {
   };
   const budgetMs = options.budgetMs ?? DEFAULT_MAP_BUDGET_MS;
 
-  async function map(
+  async function mapDeferred(
     account: Pick<Account, 'id' | 'concurrencyLimit'>,
     request: MapRequest,
     requestId: string,
     callerSignal?: AbortSignal,
-  ): Promise<MapResult> {
+  ): Promise<MapResult & { settle(trx: Kysely<Database>): Promise<void> }> {
     await http.checkAddress(request.url);
     const strict = request.timeoutMs !== null;
     const ms = strict ? Math.min(request.timeoutMs as number, MAX_MAP_TIMEOUT_MS) : budgetMs;
@@ -108,8 +122,13 @@ export function createMapService(options: MapServiceOptions): MapService {
       const links = await discoverLinks(request, { fetcher, limits }, signal);
       const late = failure();
       if (late) throw late;
-      await store.transact((trx) => settle(trx, credits, price));
-      return { links, creditsUsed: price };
+      return {
+        links,
+        creditsUsed: price,
+        settle: async (trx) => {
+          await settle(trx, credits, price);
+        },
+      };
     } catch (error) {
       const giveBack = () => store.transact((trx) => refund(trx, credits, price));
       try {
@@ -131,7 +150,12 @@ export function createMapService(options: MapServiceOptions): MapService {
   }
 
   return {
-    map,
+    async map(account, request, requestId, signal) {
+      const { settle: charge, ...found } = await mapDeferred(account, request, requestId, signal);
+      await store.transact(charge);
+      return found;
+    },
+    mapDeferred,
     close: async () => {
       lateRefunds.close();
     },

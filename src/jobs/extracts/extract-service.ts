@@ -59,7 +59,7 @@ export interface ExtractDeps {
   store: Store;
   queue: JobQueue;
   scraper: Pick<ScrapeUseCase, 'prepareOptions' | 'execute' | 'settle'>;
-  map: Pick<MapService, 'map'>;
+  map: Pick<MapService, 'mapDeferred'>;
   /** null: no model configured, and every extract is a 400 naming the settings. */
   models: ModelCalls | null;
   maxPages: number;
@@ -148,13 +148,15 @@ async function pagesOf(
   if (listed.length > 0) return listed;
   const urls: string[] = [];
   let mapCredits = 0;
+  // Each map's charge commits with the page list, so a crash before it maps again uncharged.
+  const mapCharges: ((trx: Kysely<Database>) => Promise<void>)[] = [];
   for (const target of request.targets) {
     if (urls.length >= deps.maxPages) break;
     if (!target.site) {
       urls.push(target.url);
       continue;
     }
-    const found = await deps.map.map(
+    const found = await deps.map.mapDeferred(
       { id: row.accountId, concurrencyLimit: request.concurrencyLimit },
       {
         url: target.url,
@@ -171,10 +173,12 @@ async function pagesOf(
       signal,
     );
     mapCredits += found.creditsUsed;
+    mapCharges.push(found.settle);
     urls.push(target.url, ...found.links.map((link) => link.url));
   }
   const pages = [...new Set(urls)].slice(0, deps.maxPages);
   await deps.store.transact(async (trx) => {
+    for (const charge of mapCharges) await charge(trx);
     await listExtractPages(trx, row.id, pages);
     await addExtractCredits(trx, row.id, mapCredits);
   });
