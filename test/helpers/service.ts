@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { createAccount } from '../../src/accounts/account-store.js';
 import { loadConfig } from '../../src/config.js';
 import { type RunningService, startService as startRealService } from '../../src/main.js';
+import { type ModelServer, startModelServer } from './model-server.js';
 import { createTestDatabase } from './postgres.js';
 
 export interface TestAccount {
@@ -108,4 +109,20 @@ export async function nativeScrape(service: TestService, params: Record<string, 
     headers: { 'X-API-Key': service.apiKey },
   });
   return { response, text: await response.text() };
+}
+
+/**
+ * A loopback OpenAI-compatible server (model `test-model`, no key) and a service that uses
+ * it as the operator's model; `env` adds settings (PRICE_MODEL_CALL, MODEL_TIMEOUT_MS, ...).
+ * The caller closes both.
+ */
+export async function startServiceWithModel(
+  env: Record<string, string> = {},
+): Promise<{ service: TestService; model: ModelServer }> {
+  const model = await startModelServer({ model: 'test-model', apiKey: null });
+  const service = await startService({
+    credits: 1000,
+    env: { OPENAI_BASE_URL: model.baseUrl, MODEL_NAME: 'test-model', ...env },
+  });
+  return { service, model };
 }

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
-import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
-import { startService, type TestService } from '../../helpers/service.js';
+import type { ModelServer } from '../../helpers/model-server.js';
+import { startServiceWithModel, type TestService } from '../../helpers/service.js';
 import { until } from '../../helpers/until.js';
 
 const page = (title: string, body: string, links = '') =>
@@ -35,17 +35,11 @@ before(async () => {
   for (const name of ['a', 'b', 'c', 'd', 'e']) {
     site.html(`/shop/${name}`, page(`Tea ${name}`, `Tea number ${name}.`));
   }
-  model = await startModelServer({ model: 'test-model', apiKey: null });
-  service = await startService({
-    credits: 1000,
-    env: {
-      OPENAI_BASE_URL: model.baseUrl,
-      MODEL_NAME: 'test-model',
-      EXTRACT_MAX_PAGES: String(MAX_PAGES),
-      PRICE_MODEL_CALL: '4',
-      JOB_POLL_MS: '50',
-    },
-  });
+  ({ service, model } = await startServiceWithModel({
+    EXTRACT_MAX_PAGES: String(MAX_PAGES),
+    PRICE_MODEL_CALL: '4',
+    JOB_POLL_MS: '50',
+  }));
   fc = new Firecrawl({ apiKey: service.apiKey, apiUrl: service.baseUrl });
 });
 after(async () => {

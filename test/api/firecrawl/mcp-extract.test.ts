@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { EGRESS_GUARD_IMPORT } from '../../helpers/egress-guard.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
-import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
-import { balanceOf, startService, type TestService } from '../../helpers/service.js';
+import type { ModelServer } from '../../helpers/model-server.js';
+import { balanceOf, startServiceWithModel, type TestService } from '../../helpers/service.js';
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1><p>${body} ${'Some more words about it. '.repeat(10)}</p></article></main></body></html>`;
@@ -27,26 +28,6 @@ const SCHEMA = {
   required: ['teas'],
 };
 const PRICE_MODEL_CALL = 4;
-
-/** Logs every TCP connect of the child to stderr and refuses any off loopback. */
-const EGRESS_GUARD = `
-import net from 'node:net';
-const connect = net.Socket.prototype.connect;
-const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
-net.Socket.prototype.connect = function (...args) {
-  const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  const options = first !== null && typeof first === 'object' ? first : { port: first, host: args[1] };
-  if (!options.path) {
-    const host = options.host ?? 'localhost';
-    process.stderr.write('[egress] ' + host + ':' + options.port + '\\n');
-    if (!loopback.has(host)) {
-      process.nextTick(() => this.destroy(new Error('egress to ' + host + ' refused')));
-      return this;
-    }
-  }
-  return connect.apply(this, args);
-};
-`;
 
 const MCP_SERVER = createRequire(import.meta.url).resolve('firecrawl-mcp-extract/dist/index.js');
 /** The SDK polls the job every 2 s; leave room for a loaded machine. */
@@ -63,20 +44,14 @@ before(async () => {
   site = await startFixtureSite();
   site.html('/green', page('Green tea', 'Sencha is a green tea.'));
   site.html('/black', page('Black tea', 'Assam is a black tea.'));
-  model = await startModelServer({ model: 'test-model', apiKey: null });
-  service = await startService({
-    credits: 1000,
-    env: {
-      OPENAI_BASE_URL: model.baseUrl,
-      MODEL_NAME: 'test-model',
-      PRICE_MODEL_CALL: String(PRICE_MODEL_CALL),
-      JOB_POLL_MS: '50',
-    },
-  });
+  ({ service, model } = await startServiceWithModel({
+    PRICE_MODEL_CALL: String(PRICE_MODEL_CALL),
+    JOB_POLL_MS: '50',
+  }));
   workDir = mkdtempSync(join(tmpdir(), 'pagegrab-mcp-extract-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', `data:text/javascript,${encodeURIComponent(EGRESS_GUARD)}`, MCP_SERVER],
+    args: ['--import', EGRESS_GUARD_IMPORT, MCP_SERVER],
     env: { FIRECRAWL_API_URL: service.baseUrl, FIRECRAWL_API_KEY: service.apiKey },
     cwd: workDir,
     stderr: 'pipe',

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { EGRESS_GUARD_IMPORT } from '../../helpers/egress-guard.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
 import { startService, type TestService } from '../../helpers/service.js';
@@ -41,26 +42,6 @@ const HOME = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 
 /** Pages only the sitemap names: map must have read it. */
 const SITEMAP_ONLY = ['/docs/guide', '/docs/moorings'];
-
-/** Logs every TCP connect of the child to stderr and refuses any off loopback. */
-const EGRESS_GUARD = `
-import net from 'node:net';
-const connect = net.Socket.prototype.connect;
-const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
-net.Socket.prototype.connect = function (...args) {
-  const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  const options = first !== null && typeof first === 'object' ? first : { port: first, host: args[1] };
-  if (!options.path) {
-    const host = options.host ?? 'localhost';
-    process.stderr.write('[egress] ' + host + ':' + options.port + '\\n');
-    if (!loopback.has(host)) {
-      process.nextTick(() => this.destroy(new Error('egress to ' + host + ' refused')));
-      return this;
-    }
-  }
-  return connect.apply(this, args);
-};
-`;
 
 const MCP_SERVER = createRequire(import.meta.url).resolve('firecrawl-mcp/dist/index.js');
 /** Scrapes and maps go through the SDK's HTTP client; leave room for a loaded machine. */
@@ -216,7 +197,7 @@ before(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'pagegrab-mcp-'));
   transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', `data:text/javascript,${encodeURIComponent(EGRESS_GUARD)}`, MCP_SERVER],
+    args: ['--import', EGRESS_GUARD_IMPORT, MCP_SERVER],
     // Only these on top of the transport's safe defaults (PATH, HOME, ...): no CLOUD_SERVICE,
     // no HTTP transport; FIRECRAWL_API_URL has no /v1 or /v2 suffix (the SDK adds /v2/...).
     env: { FIRECRAWL_API_URL: service.baseUrl, FIRECRAWL_API_KEY: service.apiKey },

@@ -8,8 +8,13 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { DEFAULTS } from '../../../src/config.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
-import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
-import { balanceOf, nativeScrape, startService, type TestService } from '../../helpers/service.js';
+import type { ModelServer } from '../../helpers/model-server.js';
+import {
+  balanceOf,
+  nativeScrape,
+  startServiceWithModel,
+  type TestService,
+} from '../../helpers/service.js';
 import { workflowClient } from '../../helpers/workflow-http.js';
 
 const PRODUCT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kettle</title></head>
@@ -33,16 +38,10 @@ let service: TestService;
 before(async () => {
   site = await startFixtureSite();
   site.html('/kettle', PRODUCT);
-  model = await startModelServer({ model: 'test-model', apiKey: null });
-  service = await startService({
-    credits: 1000,
-    env: {
-      OPENAI_BASE_URL: model.baseUrl,
-      MODEL_NAME: 'test-model',
-      PRICE_MODEL_CALL: String(PRICE_MODEL_CALL),
-      MODEL_TIMEOUT_MS: '2000',
-    },
-  });
+  ({ service, model } = await startServiceWithModel({
+    PRICE_MODEL_CALL: String(PRICE_MODEL_CALL),
+    MODEL_TIMEOUT_MS: '2000',
+  }));
 });
 after(async () => {
   await service?.close();
