@@ -7,15 +7,11 @@
  * on the loopback model over loopback pages, and the ledger is read after.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { EGRESS_GUARD_IMPORT } from '../../helpers/egress-guard.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { type McpSession, startMcpSession } from '../../helpers/mcp-session.js';
 import type { ModelServer } from '../../helpers/model-server.js';
 import { balanceOf, startServiceWithModel, type TestService } from '../../helpers/service.js';
 
@@ -37,8 +33,7 @@ let site: FixtureSite;
 let model: ModelServer;
 let service: TestService;
 let client: Client;
-let workDir = '';
-let stderr = '';
+let mcp: McpSession;
 
 before(async () => {
   site = await startFixtureSite();
@@ -48,27 +43,15 @@ before(async () => {
     PRICE_MODEL_CALL: String(PRICE_MODEL_CALL),
     JOB_POLL_MS: '50',
   }));
-  workDir = mkdtempSync(join(tmpdir(), 'pagegrab-mcp-extract-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', EGRESS_GUARD_IMPORT, MCP_SERVER],
-    env: { FIRECRAWL_API_URL: service.baseUrl, FIRECRAWL_API_KEY: service.apiKey },
-    cwd: workDir,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  client = new Client({ name: 'pagegrab-test', version: '1.0.0' });
-  await client.connect(transport, { timeout: TOOL_TIMEOUT_MS });
+  mcp = await startMcpSession(MCP_SERVER, service, TOOL_TIMEOUT_MS);
+  client = mcp.client;
 });
 
 after(async () => {
-  await client?.close().catch(() => {});
+  await mcp?.close();
   await service?.close();
   await model?.close();
   await site?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
 it("firecrawl_extract (3.23.0) runs an extract job to its end: the model's data, each page and the call charged once", async () => {
@@ -122,7 +105,10 @@ it("firecrawl_extract (3.23.0) runs an extract job to its end: the model's data,
   assert.equal(result.creditsUsed, 2 + PRICE_MODEL_CALL);
   assert.equal(start - (await balanceOf(service)), 2 + PRICE_MODEL_CALL);
 
-  const egress = [...stderr.matchAll(/^\[egress\] (.+)$/gm)].map((match) => match[1]);
   const address = new URL(service.baseUrl);
-  assert.deepEqual(new Set(egress), new Set([`${address.hostname}:${address.port}`]), stderr);
+  assert.deepEqual(
+    new Set(mcp.egress()),
+    new Set([`${address.hostname}:${address.port}`]),
+    mcp.stderr(),
+  );
 });

@@ -12,15 +12,13 @@
  * the last test checks the log.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { EGRESS_GUARD_IMPORT } from '../../helpers/egress-guard.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
+import { type McpSession, startMcpSession } from '../../helpers/mcp-session.js';
 import { type ModelServer, startModelServer } from '../../helpers/model-server.js';
 import { startService, type TestService } from '../../helpers/service.js';
 
@@ -144,9 +142,7 @@ let site: FixtureSite;
 let model: ModelServer;
 let service: TestService;
 let client: Client;
-let transport: StdioClientTransport;
-let workDir: string;
-let stderr = '';
+let mcp: McpSession;
 
 interface ToolAnswer {
   isError?: boolean;
@@ -193,31 +189,15 @@ before(async () => {
     credits: 1000,
     env: { OPENAI_BASE_URL: model.baseUrl, MODEL_NAME: 'test-model' },
   });
-  // Its own working directory: the server loads a .env from there (dotenv).
-  workDir = mkdtempSync(join(tmpdir(), 'pagegrab-mcp-'));
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', EGRESS_GUARD_IMPORT, MCP_SERVER],
-    // Only these on top of the transport's safe defaults (PATH, HOME, ...): no CLOUD_SERVICE,
-    // no HTTP transport; FIRECRAWL_API_URL has no /v1 or /v2 suffix (the SDK adds /v2/...).
-    env: { FIRECRAWL_API_URL: service.baseUrl, FIRECRAWL_API_KEY: service.apiKey },
-    cwd: workDir,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  client = new Client({ name: 'pagegrab-test', version: '1.0.0' });
-  await client.connect(transport, { timeout: TOOL_TIMEOUT_MS });
+  mcp = await startMcpSession(MCP_SERVER, service, TOOL_TIMEOUT_MS);
+  client = mcp.client;
 });
 
 after(async () => {
-  // Ends the child: stdin closed, then SIGTERM, then SIGKILL on its own handle, 2 s apart.
-  await client?.close().catch(() => {});
+  await mcp?.close();
   await service?.close();
   await model?.close();
   await site?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
 describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
@@ -257,7 +237,7 @@ describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
     const { tools } = await client.listTools();
     // A tool a new firecrawl-mcp lists fails here until it has its row.
     assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(TOOL_CALLS).sort());
-    const context: ToolContext = { crawlId: '', file: join(workDir, 'notes.txt') };
+    const context: ToolContext = { crawlId: '', file: join(mcp.workDir, 'notes.txt') };
     writeFileSync(context.file, 'A note on tides.\n');
     const wrong: string[] = [];
     for (const [name, row] of Object.entries(TOOL_CALLS)) {
@@ -371,9 +351,13 @@ describe('firecrawl-mcp over stdio, pointed at the Firecrawl door', () => {
   });
 
   it('the MCP server connects to nothing but the service', () => {
-    const egress = [...stderr.matchAll(/^\[egress\] (.+)$/gm)].map((match) => match[1]);
+    const egress = mcp.egress();
     const service_ = new URL(service.baseUrl);
     assert.ok(egress.length > 0, 'the guard saw the tool calls');
-    assert.deepEqual(new Set(egress), new Set([`${service_.hostname}:${service_.port}`]), stderr);
+    assert.deepEqual(
+      new Set(egress),
+      new Set([`${service_.hostname}:${service_.port}`]),
+      mcp.stderr(),
+    );
   });
 });
