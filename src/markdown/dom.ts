@@ -195,6 +195,16 @@ export function findFirst(root: ElementNode, tag: string): ElementNode | null {
   return null;
 }
 
+/** Whether an element under `root` declares a microdata `itemtype` matching `type`. */
+export function hasItemType(root: ElementNode, type: RegExp): boolean {
+  for (const child of root.children) {
+    if (child.type !== 'element') continue;
+    if (child.attrs.itemtype?.split(/\s+/).some((t) => type.test(t))) return true;
+    if (hasItemType(child, type)) return true;
+  }
+  return false;
+}
+
 export function textContent(node: Node): string {
   if (node.type === 'text') return node.text;
   let s = '';

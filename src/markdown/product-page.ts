@@ -10,7 +10,7 @@
  * templates give them in their class or id (as Readability's own candidates are named) or
  * by schema.org's Review markup; a page's words are never read, so any language is served.
  */
-import { type ElementNode, findFirst, removeNodes } from './dom.js';
+import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
 
 /** schema.org Product or ProductGroup as a JSON-LD `@type`, alone or in a list. */
@@ -33,17 +33,7 @@ export function isProductPage(root: ElementNode, jsonLd: readonly string[]): boo
     if ((el.attrs.property ?? el.attrs.name) !== 'og:type') continue;
     if ((el.attrs.content ?? '').trim().toLowerCase().startsWith('product')) return true;
   }
-  return hasProductMicrodata(root);
-}
-
-function hasProductMicrodata(el: ElementNode): boolean {
-  for (const child of el.children) {
-    if (child.type !== 'element') continue;
-    const type = child.attrs.itemtype;
-    if (type?.split(/\s+/).some((t) => PRODUCT_ITEMTYPE.test(t))) return true;
-    if (hasProductMicrodata(child)) return true;
-  }
-  return false;
+  return hasItemType(root, PRODUCT_ITEMTYPE);
 }
 
 /**

@@ -8,7 +8,7 @@
  * paragraph of prose on the page is inside one of them: on an article with comments under
  * it, however many, the article's own text comes first, outside them.
  */
-import type { ElementNode } from './dom.js';
+import { type ElementNode, hasItemType } from './dom.js';
 import { isSpace, textLength } from './measure.js';
 
 /** schema.org's thread types as a JSON-LD `@type`, alone or in a list. */
@@ -64,15 +64,7 @@ function ownTextLength(el: ElementNode): number {
  * the repeats).
  */
 export function isDiscussionPage(root: ElementNode, jsonLd: readonly string[]): boolean {
-  return jsonLd.some((data) => DISCUSSION_TYPE.test(data)) || hasDiscussionMicrodata(root);
-}
-
-function hasDiscussionMicrodata(el: ElementNode): boolean {
-  for (const child of el.children) {
-    if (child.type !== 'element') continue;
-    const type = child.attrs.itemtype;
-    if (type?.split(/\s+/).some((t) => DISCUSSION_ITEMTYPE.test(t))) return true;
-    if (hasDiscussionMicrodata(child)) return true;
-  }
-  return false;
+  return (
+    jsonLd.some((data) => DISCUSSION_TYPE.test(data)) || hasItemType(root, DISCUSSION_ITEMTYPE)
+  );
 }
