@@ -54,11 +54,9 @@ for (let round = 0; round < rounds; round++) {
     const dir = mkdtempSync(join(tmpdir(), 'pagegrab-kept-'));
     const store = await openStore({ databaseUrl: null, dataDir: dir });
     const before = databaseBytes(dir);
-    const kept = new KeptResults(
-      store,
-      undefined,
-      mode === 'files' ? new ResultFiles(join(dir, 'results')) : null,
-    );
+    const kept = new KeptResults(store, {
+      files: mode === 'files' ? new ResultFiles(join(dir, 'results')) : null,
+    });
     const cpu = process.cpuUsage();
     for (let i = 0; i < count; i += 8) {
       for (const body of pages.slice(i, i + 8))

@@ -212,12 +212,10 @@ export async function startService(
     // Before the scrape parts (change_tracking reads them), flushed before they close.
     // On the embedded engine kept results may be files beside the database (RESULT_FILES);
     // those written are read and purged whatever the setting is now.
-    const keptResults = new KeptResults(
-      store,
-      undefined,
-      config.databaseUrl ? null : new ResultFiles(join(config.dataDir, 'results')),
-      config.resultFiles,
-    );
+    const keptResults = new KeptResults(store, {
+      files: config.databaseUrl ? null : new ResultFiles(join(config.dataDir, 'results')),
+      writeFiles: config.resultFiles,
+    });
     const scrape = await startUp.build(
       buildScrapeParts(config, store, nodeId, (w) => warnings.push(w), http, { keptResults }),
       (parts) => parts.close(),

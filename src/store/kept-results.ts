@@ -82,14 +82,20 @@ export class KeptResults {
   /** Results not kept: the queue was full, or their write failed. */
   dropped = 0;
 
+  private readonly maxPendingBytes: number;
+  /** The embedded engine's result files, read and purged; null: PostgreSQL. */
+  private readonly files: ResultFiles | null;
+  /** Whether new results are written as files (RESULT_FILES) rather than rows. */
+  private readonly writeFiles: boolean;
+
   constructor(
     private readonly store: Pick<Store, 'db' | 'transact'>,
-    private readonly maxPendingBytes = MAX_PENDING_BYTES,
-    /** The embedded engine's result files, read and purged; null: PostgreSQL. */
-    private readonly files: ResultFiles | null = null,
-    /** Whether new results are written as files (RESULT_FILES) rather than rows. */
-    private readonly writeFiles = files !== null,
-  ) {}
+    options: { maxPendingBytes?: number; files?: ResultFiles | null; writeFiles?: boolean } = {},
+  ) {
+    this.maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
+    this.files = options.files ?? null;
+    this.writeFiles = options.writeFiles ?? this.files !== null;
+  }
 
   /** Queues a result to be kept; returns at once and never throws. */
   keep(result: KeptResult): void {
@@ -164,7 +170,7 @@ export class KeptResults {
         const batch = [...this.pending.values()].slice(0, MAX_BATCH);
         try {
           const rows =
-            this.files && this.writeFiles
+            this.files !== null && this.writeFiles
               ? await this.storeFiles(this.files, batch)
               : batch.map((result) => ({ ...result, stored: compress(result.body), file: null }));
           await this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });

@@ -129,7 +129,7 @@ test('past its byte bound the queue keeps nothing more until written', async () 
     db: null,
     transact: () => new Promise<void>((resolve) => waiting.push(resolve)),
   } as unknown as Pick<Store, 'db' | 'transact'>;
-  const kept = new KeptResults(store, 250_000);
+  const kept = new KeptResults(store, { maxPendingBytes: 250_000 });
   for (let i = 0; i < 4; i++) {
     kept.keep({ requestId: `r${i}`, accountId: 'a', contentType: 'text/html', body: page(i + 1) });
   }

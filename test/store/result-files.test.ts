@@ -40,7 +40,7 @@ describe('kept results as files (sqlite)', () => {
     harness = await openTestStore('sqlite');
     dir = join(mkdtempSync(join(tmpdir(), 'pagegrab-result-files-')), 'results');
     // No grace: the purge's sweep may take any file no row names.
-    kept = new KeptResults(harness.store, undefined, new ResultFiles(dir, 0));
+    kept = new KeptResults(harness.store, { files: new ResultFiles(dir, 0) });
   });
   after(async () => {
     await harness.close();
@@ -63,7 +63,7 @@ describe('kept results as files (sqlite)', () => {
     assert.equal(Number(row?.size), body.length);
     assert.equal(row?.file, ResultFiles.hashOf(body));
     assert.deepEqual(filesIn(dir), [`${row?.file?.slice(0, 2)}/${row?.file}.br`]);
-    const read = await new KeptResults(harness.store, undefined, new ResultFiles(dir)).read(
+    const read = await new KeptResults(harness.store, { files: new ResultFiles(dir) }).read(
       'acc-a',
       requestId,
     );
