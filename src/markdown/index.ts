@@ -28,6 +28,7 @@ import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
+import { findProductGrid } from './product-grid.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
@@ -172,6 +173,9 @@ function extractedContent(
   const { root, title } = doc;
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
+  // looked for before chrome goes: shops print the price for screen readers only, or in
+  // an element hidden from them beside its visible twin
+  const grid = product ? null : findProductGrid(body);
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
@@ -223,7 +227,10 @@ function extractedContent(
       }
     }
   }
-  if (chosen) return widerRegion(wholeList(chosen, body, site), region, site);
+  if (chosen) {
+    const content = widerRegion(wholeList(chosen, body, site), region, site);
+    return grid && within(grid, body) ? widerGrid(content, grid) : content;
+  }
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
@@ -238,6 +245,22 @@ function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementN
   const copy = cloneElement(list);
   trimArticle(copy, site);
   return textLength(copy) >= 2 * textLength(chosen) ? copy : chosen;
+}
+
+/**
+ * The page's product grid (product-grid.ts), untrimmed (its items are links, which the
+ * article trims read as link lists), when it holds at least as much text as the content
+ * kept: the prose the scorer found beside the items (a notice, a filter's help), or a few
+ * of the items. Not on a product page, whose grids are other products.
+ */
+function widerGrid(content: ElementNode, grid: ElementNode): ElementNode {
+  return textLength(grid) >= textLength(content) ? cloneElement(grid) : content;
+}
+
+/** Whether `el` is still in the tree of `root` (chrome removal detaches whole subtrees). */
+function within(el: ElementNode, root: ElementNode): boolean {
+  for (let p: ElementNode | null = el; p; p = p.parent) if (p === root) return true;
+  return false;
 }
 
 /** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */
