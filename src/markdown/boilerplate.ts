@@ -45,6 +45,18 @@ export function isHidden(el: ElementNode): boolean {
 }
 
 /**
+ * A page saved or rendered while a dialog was open marks everything behind the dialog
+ * `aria-hidden` (the modal's inert background): an element so marked that holds most of
+ * the page's text, and is not hidden by its style, is the page itself.
+ */
+function inertBackground(el: ElementNode, pageTextLength: number): boolean {
+  const a = el.attrs;
+  if (a['aria-hidden'] !== 'true' || a.hidden !== undefined) return false;
+  if (a.style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(a.style)) return false;
+  return textLength(el) >= pageTextLength * 0.5;
+}
+
+/**
  * Removes chrome in place. Forms go too, unless a form wraps most of the page (ASP.NET
  * pages put the whole body in one `<form>`), in which case only its controls go.
  */
@@ -62,7 +74,8 @@ export function removeChrome(root: ElementNode, pageTextLength: number): void {
 }
 
 function isChrome(el: ElementNode, pageTextLength: number): boolean {
-  if (CHROME_TAGS.has(el.tag) || isHidden(el)) return true;
+  if (CHROME_TAGS.has(el.tag)) return true;
+  if (isHidden(el)) return !inertBackground(el, pageTextLength);
   const role = el.attrs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (el.tag === 'form' || el.tag === 'fieldset') {
