@@ -55,20 +55,25 @@ export function findProductGrid(body: ElementNode): ElementNode | null {
       return false;
     }
     const t = text.trim();
-    const found =
-      (PRICE.test(t) && t.replace(AMOUNT, '').replace(CURRENCY_ALL, '').length <= PRICE_WORDS) ||
-      (tail === 'currency' && DIGIT.test(t[0] ?? '')) ||
-      (tail === 'digit' && STARTS_WITH_CURRENCY.test(t));
-    tail = ENDS_IN_CURRENCY.test(t)
-      ? 'currency'
-      : DIGIT.test(t[t.length - 1] ?? '')
+    // most short texts (labels, link texts) hold no digit: one cheap test before the patterns
+    const digits = DIGIT.test(t);
+    const found = digits
+      ? (PRICE.test(t) && t.replace(AMOUNT, '').replace(CURRENCY_ALL, '').length <= PRICE_WORDS) ||
+        (tail === 'currency' && DIGIT.test(t[0] ?? ''))
+      : tail === 'digit' && STARTS_WITH_CURRENCY.test(t);
+    tail =
+      digits && DIGIT.test(t[t.length - 1] ?? '')
         ? 'digit'
-        : 'other';
+        : t.length <= SIGN_TEXT && ENDS_IN_CURRENCY.test(t)
+          ? 'currency'
+          : 'other';
     return found;
   };
   const walk = (el: ElementNode): Figures => {
     const own: Figures = { text: 0, link: el.tag === 'a' && Boolean(el.attrs.href), price: false };
-    const items: { el: ElementNode; figures: Figures }[] = [];
+    // only an element with enough children can be a grid: the others keep no list
+    const items: { el: ElementNode; figures: Figures }[] | null =
+      el.children.length >= MIN_ITEMS ? [] : null;
     for (const child of el.children) {
       if (child.type === 'text') {
         const f = textFigures(child);
@@ -80,9 +85,9 @@ export function findProductGrid(body: ElementNode): ElementNode | null {
       own.text += figures.text;
       own.link ||= figures.link;
       own.price ||= figures.price;
-      items.push({ el: child, figures });
+      items?.push({ el: child, figures });
     }
-    if (own.price && own.text > bestText && isGrid(own, items)) {
+    if (items && own.price && own.text > bestText && isGrid(own, items)) {
       best = el;
       bestText = own.text;
     }
@@ -96,6 +101,8 @@ const DIGIT = /\d/;
 /** A price tag's text is at most this long, and this much of it is not the amount. */
 const PRICE_TAG = 40;
 const PRICE_WORDS = 12;
+/** A sign set apart from its amount stands alone or nearly ("$", "US $", "From €"). */
+const SIGN_TEXT = 8;
 const AMOUNT = /[\d.,'\s\u00a0\u202f]+/g;
 
 function isGrid(own: Figures, items: { el: ElementNode; figures: Figures }[]): boolean {
