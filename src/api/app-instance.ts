@@ -22,6 +22,8 @@ export interface AppInstanceOptions {
   logLevel: string;
   /** Where log lines go (tests capture them). Default: stdout, in batches (log-destination.ts). */
   logStream?: DestinationStream;
+  /** Called once per answered request, with its log line (the metrics). */
+  completed?: (request: FastifyRequest, reply: FastifyReply) => void;
 }
 
 export function createAppInstance(options: AppInstanceOptions) {
@@ -36,7 +38,7 @@ export function createAppInstance(options: AppInstanceOptions) {
       serializers: { req: serializeRequest },
       stream: options.logStream ?? logDestination(),
     },
-    logController: new RequestLogController(),
+    logController: new RequestLogController(options.completed),
     // The scrape's request id (a UUIDv7, like every id here): the X-Request-Id a caller
     // sees is the requestId of its webhook answer, delivery and run record.
     genReqId: () => newId(),

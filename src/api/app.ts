@@ -36,9 +36,18 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const { config, services } = deps;
+  const { metrics } = services;
   const app = createAppInstance({
     logLevel: config.logLevel,
     ...(deps.logStream ? { logStream: deps.logStream } : {}),
+    // Counted where the request log line is written, not in an onResponse hook: a hook is
+    // one more runner and closure per request.
+    completed: (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      const { method } = request;
+      metrics.httpRequests.inc({ method, route, status: String(reply.statusCode) });
+      metrics.httpDuration.observe({ method, route }, reply.elapsedTime / 1000);
+    },
   }) as AppInstance;
   // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered.
   // It hands it over with no 'error' listener: a client's reset would end the process.
@@ -77,19 +86,6 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (services.readiness.draining()) reply.header('Connection', 'close');
     done(null, payload);
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    services.metrics.httpRequests.inc({
-      method: request.method,
-      route,
-      status: String(reply.statusCode),
-    });
-    services.metrics.httpDuration.observe(
-      { method: request.method, route },
-      reply.elapsedTime / 1000,
-    );
-    done();
   });
   registerErrorHandling(app, knownRoutes, firecrawlDoorErrors);
 
