@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import { appError } from '../errors.js';
@@ -60,7 +61,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     writeResponseError(response, httpError('EXPECTATION_FAILED'), newId());
   });
   const knownRoutes = new RouteTable();
-  app.addHook('onRoute', (route) => knownRoutes.add(route.url, route.method));
+  app.addHook('onRoute', (route) => {
+    knownRoutes.add(route.url, route.method);
+    // Fastify never parses a GET's or a HEAD's body: only routes that take one run the check,
+    // first of their preValidation hooks (as an app-wide hook would).
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => method === 'GET' || method === 'HEAD')) return;
+    const own = route.preValidation;
+    route.preValidation = [checkJsonDepth, ...(own ? (Array.isArray(own) ? own : [own]) : [])];
+  });
   app.decorateRequest('account', null);
   app.decorate('authenticate', createAuthenticate(services.keys));
 
@@ -72,13 +81,6 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     const { httpVersionMajor, httpVersionMinor } = request.raw;
     const http11 = httpVersionMajor === 1 && httpVersionMinor >= 1;
     if (http11 && request.headers.host === undefined) return done(httpError('HOST_REQUIRED'));
-    done();
-  });
-  // Before any validator or handler walks the body (scrape/params/json-depth.ts).
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
-      return done(appError('JSON_TOO_DEEP', MAX_JSON_DEPTH));
-    }
     done();
   });
   // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s
@@ -119,4 +121,17 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   for (const route of routes) route.register(app, services);
   await registerDashboard(app, config.dashboardDir);
   return app;
+}
+
+/** Before any validator or handler walks the body (scrape/params/json-depth.ts). */
+function checkJsonDepth(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  done(
+    nestsDeeperThan(request.body, MAX_JSON_DEPTH)
+      ? appError('JSON_TOO_DEEP', MAX_JSON_DEPTH)
+      : undefined,
+  );
 }
