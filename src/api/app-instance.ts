@@ -10,6 +10,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import type { DestinationStream } from 'pino';
 import { newId } from '../store/ids.js';
 import { httpError } from './http-errors.js';
+import { logDestination } from './log-destination.js';
 import { RequestLogController, redactPaths, serializeRequest } from './logging.js';
 import { sendError, writeSocketError } from './plugins/error-handler.js';
 
@@ -19,8 +20,10 @@ const BODY_LIMIT = 1024 * 1024;
 export interface AppInstanceOptions {
   /** LOG_LEVEL. */
   logLevel: string;
-  /** Where log lines go (tests capture them). Default: stdout. */
+  /** Where log lines go (tests capture them). Default: stdout, in batches (log-destination.ts). */
   logStream?: DestinationStream;
+  /** Called once per answered request, with its log line (the metrics). */
+  completed?: (request: FastifyRequest, reply: FastifyReply) => void;
 }
 
 export function createAppInstance(options: AppInstanceOptions) {
@@ -33,9 +36,9 @@ export function createAppInstance(options: AppInstanceOptions) {
       level: options.logLevel,
       redact: { paths: redactPaths, censor: '[REDACTED]' },
       serializers: { req: serializeRequest },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: options.logStream ?? logDestination(),
     },
-    logController: new RequestLogController(),
+    logController: new RequestLogController(options.completed),
     // The scrape's request id (a UUIDv7, like every id here): the X-Request-Id a caller
     // sees is the requestId of its webhook answer, delivery and run record.
     genReqId: () => newId(),

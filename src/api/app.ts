@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifySwagger from '@fastify/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.js';
 import { appError } from '../errors.js';
@@ -36,9 +37,18 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   const { config, services } = deps;
+  const { metrics } = services;
   const app = createAppInstance({
     logLevel: config.logLevel,
     ...(deps.logStream ? { logStream: deps.logStream } : {}),
+    // Counted where the request log line is written, not in an onResponse hook: a hook is
+    // one more runner and closure per request.
+    completed: (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      const { method } = request;
+      metrics.httpRequests.inc({ method, route, status: String(reply.statusCode) });
+      metrics.httpDuration.observe({ method, route }, reply.elapsedTime / 1000);
+    },
   }) as AppInstance;
   // Node hands CONNECT to a 'connect' listener and, with none, drops the socket unanswered.
   // It hands it over with no 'error' listener: a client's reset would end the process.
@@ -51,7 +61,15 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     writeResponseError(response, httpError('EXPECTATION_FAILED'), newId());
   });
   const knownRoutes = new RouteTable();
-  app.addHook('onRoute', (route) => knownRoutes.add(route.url, route.method));
+  app.addHook('onRoute', (route) => {
+    knownRoutes.add(route.url, route.method);
+    // Fastify never parses a GET's or a HEAD's body: only routes that take one run the check,
+    // first of their preValidation hooks (as an app-wide hook would).
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((method) => method === 'GET' || method === 'HEAD')) return;
+    const own = route.preValidation;
+    route.preValidation = [checkJsonDepth, ...(own ? (Array.isArray(own) ? own : [own]) : [])];
+  });
   app.decorateRequest('account', null);
   app.decorate('authenticate', createAuthenticate(services.keys));
 
@@ -65,31 +83,11 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
     if (http11 && request.headers.host === undefined) return done(httpError('HOST_REQUIRED'));
     done();
   });
-  // Before any validator or handler walks the body (scrape/params/json-depth.ts).
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
-      return done(appError('JSON_TOO_DEEP', MAX_JSON_DEPTH));
-    }
-    done();
-  });
   // During a drain, a keep-alive connection would hold the server open for Fastify's 72 s
   // keep-alive timeout (past the grace period); `Connection: close` ends it with its answer.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (services.readiness.draining()) reply.header('Connection', 'close');
     done(null, payload);
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    services.metrics.httpRequests.inc({
-      method: request.method,
-      route,
-      status: String(reply.statusCode),
-    });
-    services.metrics.httpDuration.observe(
-      { method: request.method, route },
-      reply.elapsedTime / 1000,
-    );
-    done();
   });
   registerErrorHandling(app, knownRoutes, firecrawlDoorErrors);
 
@@ -123,4 +121,17 @@ export async function buildApp(deps: AppDeps): Promise<AppInstance> {
   for (const route of routes) route.register(app, services);
   await registerDashboard(app, config.dashboardDir);
   return app;
+}
+
+/** Before any validator or handler walks the body (scrape/params/json-depth.ts). */
+function checkJsonDepth(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  done(
+    nestsDeeperThan(request.body, MAX_JSON_DEPTH)
+      ? appError('JSON_TOO_DEEP', MAX_JSON_DEPTH)
+      : undefined,
+  );
 }

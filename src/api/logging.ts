@@ -68,6 +68,10 @@ export function serializeRequest(request: FastifyRequest) {
 }
 
 export class RequestLogController extends LogController {
+  constructor(private readonly completed?: (request: FastifyRequest, reply: FastifyReply) => void) {
+    super();
+  }
+
   override incomingRequest(): void {
     // One line per request is enough; the completion line carries everything.
   }
@@ -84,5 +88,6 @@ export class RequestLogController extends LogController {
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
+    this.completed?.(request, reply);
   }
 }

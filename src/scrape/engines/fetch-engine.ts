@@ -14,7 +14,7 @@ import { headerValue, REDIRECT_STATUSES } from '../net/http-response.js';
 import type { ProxyHealth } from '../net/proxy-health.js';
 import type { Session, SessionStore } from '../net/sessions.js';
 import type { PageSnapshot, ProxyEndpoint, ScrapeRun } from '../types.js';
-import { chromeNavigationHeaders } from './fetch/browser-headers.js';
+import { chromeNavigationHeaders, isTrustworthy } from './fetch/browser-headers.js';
 import { proxyDispatcher } from './fetch/dispatchers.js';
 import { isProxyFailure, ProxyFailure, toAppError } from './fetch/network-errors.js';
 import { RedirectCookies } from './fetch/redirect-cookies.js';
@@ -225,12 +225,14 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
           : appError('TIMED_OUT', plan.options.timeoutMs);
       const remaining = plan.deadline - Date.now();
       if (remaining <= 0 || plan.signal.aborted) throw timedOut();
-      // A timer of our own, not AbortSignal.timeout(): AbortSignal.any holds its sources
-      // weakly, and on Node 20 a timeout signal nothing else held could be collected before
-      // it fired, leaving a stalled target to run past the budget (a flaky test showed it).
+      // One controller ended by the plan's signal or our own timer, not AbortSignal.any()
+      // (it holds its sources weakly and costs a registry entry per fetch) nor
+      // AbortSignal.timeout() (on Node 20 collectable before it fires, a flaky test showed).
       const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), remaining);
-      const signal = AbortSignal.any([plan.signal, deadline.signal]);
+      const abort = () => deadline.abort();
+      const timer = setTimeout(abort, remaining);
+      plan.signal.addEventListener('abort', abort, { once: true });
+      const { signal } = deadline;
       try {
         return await loadWithFailover(plan, signal);
       } catch (error) {
@@ -238,16 +240,22 @@ export function createFetchEngine(options: FetchEngineOptions): FetchEngine {
         throw toAppError(error, new URL(plan.options.url).hostname);
       } finally {
         clearTimeout(timer);
+        plan.signal.removeEventListener('abort', abort);
       }
     },
     close: async () => {},
   };
 }
 
+/** Header sets kept per identity; languages vary per caller, so it starts over past this. */
+const MAX_CACHED_HEADER_SETS = 256;
+const headerSets = new WeakMap<ChromeIdentity, Map<string, Readonly<Record<string, string>>>>();
+
 /**
  * The identity's navigation headers for this hop, in Chrome's order: the caller's languages
  * (else the proxy country's) as Accept-Language, and the caller's own headers, which take
- * the place of a header of the same name (compared without case) or come last.
+ * the place of a header of the same name (compared without case) or come last. The set for
+ * an identity, an origin's trust and the languages is built once: every fetch sends one.
  */
 function requestHeaders(
   identity: ChromeIdentity,
@@ -255,11 +263,21 @@ function requestHeaders(
   plan: ScrapeRun,
 ): Record<string, string> {
   const { languages, headers } = plan.options;
-  const out = chromeNavigationHeaders(
-    identity,
-    url,
-    languages.length > 0 ? languages : identity.languages,
-  );
+  const asked = languages.length > 0 ? languages : identity.languages;
+  let sets = headerSets.get(identity);
+  if (!sets) {
+    sets = new Map();
+    headerSets.set(identity, sets);
+  }
+  const key = `${isTrustworthy(url)}\n${asked.join('\n')}`;
+  let base = sets.get(key);
+  if (!base) {
+    if (sets.size >= MAX_CACHED_HEADER_SETS) sets.clear();
+    base = Object.freeze(chromeNavigationHeaders(identity, url, asked));
+    sets.set(key, base);
+  }
+  // A copy: undici's proxy route adds its own headers (host) to the object it is given.
+  const out = { ...base };
   for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
   return out;
 }

@@ -130,7 +130,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw bodyTooLarge(limit);
     }
     const raw = await readLimited(response.body, limit);
-    return decompress(raw, headerValue(response.headers, 'content-encoding'), limit);
+    const encoding = headerValue(response.headers, 'content-encoding');
+    return encoding ? decompress(raw, encoding, limit) : raw;
   }
 
   const baseHeaders = navigationHeaders(DEFAULT_USER_AGENT);
