@@ -10,7 +10,7 @@
  * document starts none. Given a filters dir, each worker loads the filter engines while it
  * boots (~0.2-1 s), before it reports ready, so that load never counts against a page's cap.
  */
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { DocumentSource } from '../../documents/index.js';
 import { AppError, appError, type ErrorCode } from '../../errors.js';
 import type { BlockSelection, PageDocument } from '../types.js';
@@ -21,6 +21,17 @@ import type {
   OutputRequest,
   OutputWorkerData,
 } from './output-worker.js';
+
+/**
+ * Each worker's young generation, in MB (Node's default is 48: 16 MB semi-spaces). A
+ * conversion builds, clones and measures the page's whole tree; with 16 MB semi-spaces a
+ * 100 KB page's scavenges fall mid-conversion, copy that live tree and promote it, and the
+ * old generation then fills towards a full collection every few pages (the service's
+ * HEAP_GROWING_PERCENT flag is the process's, so it tightens the workers' limit too). With
+ * 32 MB semi-spaces most pages convert between two scavenges: 30-37 ms of CPU per page of
+ * bench/scrape-fetch.ts's page fell to 18-23 (all threads), for ~35 MB more per worker.
+ */
+export const OUTPUT_WORKER_YOUNG_GENERATION_MB = 96;
 
 export interface OutputPoolOptions {
   /** MARKDOWN_WORKERS: worker threads (pages beyond that wait their turn). */
@@ -69,6 +80,8 @@ export interface OutputPool {
   document(job: DocumentJob, limits?: ConvertLimits): Promise<PageDocument>;
   /** The fields or structured data as UTF-8 JSON, under the same limits. */
   json(job: JsonJob, limits?: ConvertLimits): Promise<Buffer>;
+  /** The resource limits each running worker reports (its heap's sizes). */
+  workerLimits(): ResourceLimits[];
   /** Terminates the workers; pages still pending fail with NOT_READY. */
   close(): Promise<void>;
 }
@@ -95,12 +108,16 @@ interface Slot {
  * and on Node 20 a worker does not inherit tsx's loader, so a bootstrap registers it first.
  */
 function startWorker(workerData: OutputWorkerData): Worker {
+  const resourceLimits = { maxYoungGenerationSizeMb: OUTPUT_WORKER_YOUNG_GENERATION_MB };
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./output-worker.js', import.meta.url), { workerData });
+    return new Worker(new URL('./output-worker.js', import.meta.url), {
+      workerData,
+      resourceLimits,
+    });
   const source = new URL('./output-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
 }
 
 export function createOutputPool(options: OutputPoolOptions): OutputPool {
@@ -295,6 +312,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       const bytes = (await submit(request, limits)) as Uint8Array;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
+    workerLimits: () => slots.map((slot) => slot.worker.resourceLimits ?? {}),
     async close() {
       closed = true;
       const pending = [...queue, ...slots.flatMap((s) => (s.job ? [s.job] : []))];

@@ -10,7 +10,10 @@ import { htmlToMarkdown } from '../../../src/markdown/index.js';
 import { loadFilterEngines } from '../../../src/scrape/blockers/filter-engines.js';
 import { stripBlocked } from '../../../src/scrape/blockers/static-blocker.js';
 import { createOutputStage } from '../../../src/scrape/output/index.js';
-import { createOutputPool } from '../../../src/scrape/output/output-pool.js';
+import {
+  createOutputPool,
+  OUTPUT_WORKER_YOUNG_GENERATION_MB,
+} from '../../../src/scrape/output/output-pool.js';
 import type { PageSnapshot, ScrapeOptions, ScrapeRun } from '../../../src/scrape/types.js';
 import { until } from '../../helpers/until.js';
 import { builtFilterDir } from '../blockers/built-filters.js';
@@ -47,6 +50,18 @@ describe('output pool (Markdown)', () => {
     const md = await pool.run({ html: SMALL, pageUrl: 'http://127.0.0.1/page', markdown: true });
     assert.equal(md, htmlToMarkdown(SMALL, 'http://127.0.0.1/page'));
     assert.match(md, /A paragraph of the story/);
+  });
+
+  it("gives each worker a young generation twice Node's default, so a page converts between scavenges", async () => {
+    // Node's default is 48 MB (16 MB semi-spaces): a 100 KB page's live tree was copied and
+    // promoted mid-conversion, and full collections followed every few pages.
+    await pool.run({ html: SMALL, pageUrl: 'http://127.0.0.1/page', markdown: true });
+    const limits = pool.workerLimits();
+    assert.ok(limits.length >= 1);
+    for (const limit of limits) {
+      assert.equal(limit.maxYoungGenerationSizeMb, OUTPUT_WORKER_YOUNG_GENERATION_MB);
+      assert.ok((limit.maxYoungGenerationSizeMb ?? 0) >= 96);
+    }
   });
 
   it('stops a page over the cap with TIMED_OUT, and the next page still converts', async () => {
