@@ -7,8 +7,10 @@
  * replaced; the caller gets TIMED_OUT.
  *
  * Workers start on first use, so a service that never asks for Markdown, blocking or a
- * document starts none. Given a filters dir, each worker loads the filter engines while it
- * boots (~0.2-1 s), before it reports ready, so that load never counts against a page's cap.
+ * document starts none; `pagegrab serve` starts them at boot instead (warmUp), or its first
+ * Markdown page waited for a worker's boot (seconds on a busy machine). Given a filters dir,
+ * each worker loads the filter engines while it boots (~0.2-1 s), before it reports ready, so
+ * that load never counts against a page's cap.
  */
 import { Worker } from 'node:worker_threads';
 import type { DocumentSource } from '../../documents/index.js';
@@ -69,6 +71,11 @@ export interface OutputPool {
   document(job: DocumentJob, limits?: ConvertLimits): Promise<PageDocument>;
   /** The fields or structured data as UTF-8 JSON, under the same limits. */
   json(job: JsonJob, limits?: ConvertLimits): Promise<Buffer>;
+  /**
+   * Starts every worker now rather than on the first page; resolves with how many are ready
+   * once none is booting (fewer if one failed to start: its page-time replacement applies).
+   */
+  warmUp(): Promise<number>;
   /** Terminates the workers; pages still pending fail with NOT_READY. */
   close(): Promise<void>;
 }
@@ -111,6 +118,11 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  /** Called when a worker reports ready or dies: warmUp's waits. */
+  const settledBoots: (() => void)[] = [];
+  const bootSettled = (): void => {
+    for (const waiting of settledBoots.splice(0)) waiting();
+  };
 
   const spawn = (): Slot => {
     const slot: Slot = { worker: startWorker(workerData), ready: false, job: null, timer: null };
@@ -119,6 +131,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
         slot.ready = true;
         slot.worker.unref(); // idle workers never hold the process open
         dispatch();
+        bootSettled();
         return;
       }
       const job = slot.job;
@@ -184,6 +197,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     void slot.worker.terminate();
     job?.reject(error);
     dispatch();
+    bootSettled();
   };
 
   const dispatch = (): void => {
@@ -295,8 +309,16 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       const bytes = (await submit(request, limits)) as Uint8Array;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
+    async warmUp() {
+      while (!closed && slots.length < size) slots.push(spawn());
+      while (!closed && slots.some((s) => !s.ready)) {
+        await new Promise<void>((resolve) => settledBoots.push(resolve));
+      }
+      return slots.filter((s) => s.ready).length;
+    },
     async close() {
       closed = true;
+      bootSettled();
       const pending = [...queue, ...slots.flatMap((s) => (s.job ? [s.job] : []))];
       queue.length = 0;
       for (const slot of slots) if (slot.timer) clearTimeout(slot.timer);
