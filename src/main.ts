@@ -64,7 +64,8 @@ export interface ServiceOptions {
   warmBrowser?: boolean;
   /**
    * Start the output workers (Markdown, blocking, documents) at start rather than on the
-   * first page that needs one, without waiting for them to listen (`serve` does).
+   * first page that needs one, without waiting for them to listen (`serve` does, unless
+   * MARKDOWN_WORKERS_AT_START=false).
    */
   warmOutputWorkers?: boolean;
   /**
