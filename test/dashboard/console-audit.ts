@@ -71,6 +71,22 @@ export function auditLooks(looks: readonly (typeof LOOKS)[number][]): void {
   });
   after(() => rig?.close());
 
+  test('the audit reports what it is shown: low contrast in the dark scheme, an unnamed button', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${service.baseUrl}/healthz`);
+      await page.setContent(`<html lang="en"><head><title>t</title><style>
+        @media (prefers-color-scheme: dark) { p { color: #333; background: #222 } }</style></head>
+        <body><main><h1>t</h1><p>dim text</p><button></button></main></body></html>`);
+      const found = (await seriousViolations(page, 'sample')).join('\n');
+      assert.match(found, /color-contrast \(serious\)/);
+      assert.match(found, /button-name \(critical\)/);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const look of looks) {
     test(`${look.label} (${look.width}x${look.height}): every view has its title, no sideways scroll, no serious or critical axe violation`, async () => {
       const problems: string[] = [];
