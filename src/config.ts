@@ -90,6 +90,11 @@ export interface Config {
    */
   markdownWorkers: number;
   /**
+   * MARKDOWN_WORKERS_AT_START: `pagegrab serve` boots those workers as it starts rather than
+   * on the first page that needs one (whose answer waited for the boot), default true.
+   */
+  markdownWorkersAtStart: boolean;
+  /**
    * HEAP_GROWING_PERCENT: how far V8 lets the main heap grow past what survived its last full
    * collection before the next one, default 25; 0 leaves V8's own factor (up to 4x), under
    * which a long crawl's garbage piled up to +30% of RSS before one late collection.
@@ -246,6 +251,7 @@ export const DEFAULTS = {
   pgConnectTimeoutMs: 10_000,
   pgStatementTimeoutMs: 30_000,
   markdownWorkers: 2,
+  markdownWorkersAtStart: true,
   heapGrowingPercent: 25,
   markdownMaxMs: 10_000,
   pdfMaxPages: 300,
@@ -518,6 +524,11 @@ export function loadConfig(env: Env = process.env): Config {
       3_600_000,
     ),
     markdownWorkers: integer(env, 'MARKDOWN_WORKERS', DEFAULTS.markdownWorkers, 1, 64),
+    markdownWorkersAtStart: boolean(
+      env,
+      'MARKDOWN_WORKERS_AT_START',
+      DEFAULTS.markdownWorkersAtStart,
+    ),
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', DEFAULTS.heapGrowingPercent, 0, 300),
     markdownMaxMs: integer(env, 'MARKDOWN_MAX_MS', DEFAULTS.markdownMaxMs, 100, 600_000),
     pdfMaxPages: integer(env, 'PDF_MAX_PAGES', DEFAULTS.pdfMaxPages, 1, 100_000),

@@ -63,6 +63,12 @@ export interface ServiceOptions {
   /** Launch the first browser at start rather than on the first render (`serve` does). */
   warmBrowser?: boolean;
   /**
+   * Start the output workers (Markdown, blocking, documents) at start rather than on the
+   * first page that needs one, without waiting for them to listen (`serve` does, unless
+   * MARKDOWN_WORKERS_AT_START=false).
+   */
+  warmOutputWorkers?: boolean;
+  /**
    * Which addresses the SSRF guard lets every part reach without ALLOW_PRIVATE_NETWORKS.
    * Default: public ones only (`isPublicAddress`). Tests only: their sites all live on
    * loopback, so a test may call 127.0.0.1 public and 127.0.0.2 private, as the engines'
@@ -339,6 +345,8 @@ export async function startService(
         app.log.warn({ err: error }, 'browser warm-up failed; renders will retry the launch');
       });
     }
+    // A worker that fails to boot is replaced when a page needs it, as without the warm-up.
+    if (options.warmOutputWorkers) void scrape.pipeline.output.warmUp();
     reportJobError = (error) => app.log.error({ err: error }, 'webhook job failed unexpectedly');
     reportRefundError = (error) => app.log.error({ err: error }, 'late refund failed');
     const startedAt = Date.now();

@@ -24,6 +24,8 @@ describe('loadConfig', () => {
     assert.equal(config.pgConnectTimeoutMs, 10_000);
     assert.equal(config.pgStatementTimeoutMs, 30_000);
     assert.equal(config.markdownWorkers, 2);
+    assert.equal(config.markdownWorkersAtStart, true);
+    assert.equal(loadConfig({ MARKDOWN_WORKERS_AT_START: 'false' }).markdownWorkersAtStart, false);
     assert.equal(config.heapGrowingPercent, 25);
     assert.equal(config.markdownMaxMs, 10_000);
     assert.equal(config.nodeConcurrency, 64);

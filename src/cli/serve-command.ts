@@ -35,6 +35,7 @@ export async function runServeCommand(args: string[], config: Config): Promise<v
   const service = await startService(config, {
     announceFirstRun: (run) => console.log(firstRunBanner(run)),
     warmBrowser: true,
+    warmOutputWorkers: config.markdownWorkersAtStart,
     signal: stop.signal,
     ...(pretty ? { logStream: prettyLogStream(process.stdout) } : {}),
   });

@@ -16,6 +16,9 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
     HOST: '127.0.0.1',
     ALLOW_PRIVATE_NETWORKS: 'true',
     LOG_LEVEL: 'info',
+    // Workers boot on the first page that needs one: most of these nodes never convert, and a
+    // boot at start cost each node 1-2 s of CPU (MARKDOWN_WORKERS_AT_START).
+    MARKDOWN_WORKERS_AT_START: 'false',
     ...extra,
   };
   return env;

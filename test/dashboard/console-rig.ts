@@ -28,16 +28,28 @@ export interface ConsoleRig {
 
 export async function startConsoleRig(): Promise<ConsoleRig> {
   const dashboard = await buildDashboard();
-  const [service, site, deadPort] = await Promise.all([
-    startService({ credits: 5000, env: { DASHBOARD_DIR: dashboard.dir } }),
-    startFixtureSite(),
-    freePort(),
-  ]);
-  const seeded = await seedTraffic(service.baseUrl, service.apiKey, site, deadPort);
-  const browser = await chromium.launch({
+  // Chromium starts while the service starts and is seeded; the seeding asks for Markdown at
+  // once, so the output workers boot with the service.
+  const launched = chromium.launch({
     executablePath: DEFAULTS.chromiumPath,
     args: [...CHROMIUM_ARGS],
   });
+  // its failure is the rig's, awaited below; not an unhandled rejection meanwhile
+  launched.catch(() => {});
+  const [service, site, deadPort] = await Promise.all([
+    startService({
+      credits: 5000,
+      env: { DASHBOARD_DIR: dashboard.dir },
+      warmOutputWorkers: true,
+    }),
+    startFixtureSite(),
+    freePort(),
+  ]).catch(async (error: unknown) => {
+    await launched.then((b) => b.close()).catch(() => {});
+    throw error;
+  });
+  const seeded = await seedTraffic(service.baseUrl, service.apiKey, site, deadPort);
+  const browser = await launched;
   return {
     service,
     site,

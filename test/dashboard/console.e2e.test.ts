@@ -118,14 +118,21 @@ describe('the console', () => {
           .waitFor();
         assert.equal(await page.getByTestId('detail-no-result').count(), 1);
 
-        // Keyset pages: fill the log beyond one page, then "Load older" brings the rest.
-        for (let i = 0; i < 52; i++) {
-          await fetch(
-            `${service.baseUrl}/api/scraper?url=${encodeURIComponent(`${site.origin}/page?n=${i}`)}`,
-            {
-              headers: { 'X-API-Key': account.apiKey },
-            },
-          ).then((r) => r.arrayBuffer());
+        // Keyset pages: fill the log beyond one page, then "Load older" brings the rest. Four
+        // at a time (the account allows 10): one by one, the 52 took a third of this test.
+        for (let i = 0; i < 52; i += 4) {
+          const statuses = await Promise.all(
+            [i, i + 1, i + 2, i + 3].map((n) =>
+              fetch(
+                `${service.baseUrl}/api/scraper?url=${encodeURIComponent(`${site.origin}/page?n=${n}`)}`,
+                { headers: { 'X-API-Key': account.apiKey } },
+              ).then(async (r) => {
+                await r.arrayBuffer();
+                return r.status;
+              }),
+            ),
+          );
+          assert.deepEqual(statuses, [200, 200, 200, 200]);
         }
         await page.goto(
           `${service.baseUrl}/#/requests?host=${encodeURIComponent(new URL(site.origin).host)}`,

@@ -46,6 +46,11 @@ export interface TestServiceOptions {
    * ServiceOptions.addressPolicy), e.g. only 127.0.0.1, so 127.0.0.2 plays a private host.
    */
   addressPolicy?: (ip: string) => boolean;
+  /**
+   * Boot the output workers with the service, as `pagegrab serve` does (ServiceOptions),
+   * for a file whose first requests want Markdown: they boot while the file sets up.
+   */
+  warmOutputWorkers?: boolean;
 }
 
 export async function startService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -71,6 +76,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
   const running = await startRealService(config, {
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.addressPolicy ? { addressPolicy: options.addressPolicy } : {}),
+    ...(options.warmOutputWorkers ? { warmOutputWorkers: true } : {}),
   });
   const addAccount = async (credits: number, concurrencyLimit = 10): Promise<TestAccount> => {
     const { account, apiKey } = await createAccount(running.store.db, {

@@ -94,6 +94,8 @@ export interface OutputStage {
    * snapshot's bytes are used as they are.
    */
   produce(plan: ScrapeRun, snapshot: PageSnapshot, block?: BlockSelection): Promise<ScrapeResult>;
+  /** Starts the workers before the first page (OutputPool.warmUp). */
+  warmUp(): Promise<number>;
   /** Stops the workers. */
   close(): Promise<void>;
 }
@@ -172,6 +174,7 @@ export function createOutputStage(options: OutputStageOptions): OutputStage {
         ...(snapshot.retryAfter ? { retryAfter: snapshot.retryAfter } : {}),
       };
     },
+    warmUp: () => pool.warmUp(),
     close: () => pool.close(),
   };
 }

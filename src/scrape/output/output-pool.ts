@@ -7,8 +7,10 @@
  * replaced; the caller gets TIMED_OUT.
  *
  * Workers start on first use, so a service that never asks for Markdown, blocking or a
- * document starts none. Given a filters dir, each worker loads the filter engines while it
- * boots (~0.2-1 s), before it reports ready, so that load never counts against a page's cap.
+ * document starts none; `pagegrab serve` starts them at boot instead (warmUp), or its first
+ * Markdown page waited for a worker's boot (seconds on a busy machine). Given a filters dir,
+ * each worker loads the filter engines while it boots (~0.2-1 s), before it reports ready, so
+ * that load never counts against a page's cap.
  */
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { DocumentSource } from '../../documents/index.js';
@@ -82,6 +84,11 @@ export interface OutputPool {
   json(job: JsonJob, limits?: ConvertLimits): Promise<Buffer>;
   /** The resource limits each running worker reports (its heap's sizes). */
   workerLimits(): ResourceLimits[];
+  /**
+   * Starts every worker now rather than on the first page; resolves with how many are ready
+   * once none is booting (fewer if one failed to start: its page-time replacement applies).
+   */
+  warmUp(): Promise<number>;
   /** Terminates the workers; pages still pending fail with NOT_READY. */
   close(): Promise<void>;
 }
@@ -128,6 +135,11 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  /** Called when a worker reports ready or dies: warmUp's waits. */
+  const settledBoots: (() => void)[] = [];
+  const bootSettled = (): void => {
+    for (const waiting of settledBoots.splice(0)) waiting();
+  };
 
   const spawn = (): Slot => {
     const slot: Slot = { worker: startWorker(workerData), ready: false, job: null, timer: null };
@@ -136,6 +148,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
         slot.ready = true;
         slot.worker.unref(); // idle workers never hold the process open
         dispatch();
+        bootSettled();
         return;
       }
       const job = slot.job;
@@ -201,6 +214,7 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
     void slot.worker.terminate();
     job?.reject(error);
     dispatch();
+    bootSettled();
   };
 
   const dispatch = (): void => {
@@ -313,8 +327,16 @@ export function createOutputPool(options: OutputPoolOptions): OutputPool {
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
     workerLimits: () => slots.map((slot) => slot.worker.resourceLimits ?? {}),
+    async warmUp() {
+      while (!closed && slots.length < size) slots.push(spawn());
+      while (!closed && slots.some((s) => !s.ready)) {
+        await new Promise<void>((resolve) => settledBoots.push(resolve));
+      }
+      return slots.filter((s) => s.ready).length;
+    },
     async close() {
       closed = true;
+      bootSettled();
       const pending = [...queue, ...slots.flatMap((s) => (s.job ? [s.job] : []))];
       queue.length = 0;
       for (const slot of slots) if (slot.timer) clearTimeout(slot.timer);

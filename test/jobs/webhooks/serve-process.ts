@@ -57,7 +57,15 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
   const port = await freePort();
   const child = spawn(process.execPath, [...pagegrabCommand(), 'serve'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // Workers boot on the first page that needs one: most of these nodes never convert, and a
+      // boot at start cost each node 1-2 s of CPU (MARKDOWN_WORKERS_AT_START).
+      MARKDOWN_WORKERS_AT_START: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Both streams: the service logs (LOG_LEVEL) to stdout, Node reports crashes on stderr.

@@ -118,6 +118,27 @@ describe('output pool (Markdown)', () => {
   });
 });
 
+describe('output pool warm-up (`pagegrab serve` boots its workers with the service)', () => {
+  it('warmUp boots every worker before any page and resolves once all are ready', async () => {
+    const warm = createOutputPool({ size: 2, maxMs: 2000 });
+    try {
+      assert.equal(await warm.warmUp(), 2);
+      assert.equal(await warm.warmUp(), 2, 'a second warm-up starts none beyond the size');
+      const md = await warm.run({ html: SMALL, pageUrl: 'http://127.0.0.1/page', markdown: true });
+      assert.match(md, /A paragraph of the story/);
+    } finally {
+      await warm.close();
+    }
+  });
+
+  it('a close during the warm-up ends it rather than leaving it waiting', async () => {
+    const warm = createOutputPool({ size: 2, maxMs: 2000 });
+    const warming = warm.warmUp();
+    await warm.close();
+    assert.ok((await warming) <= 2);
+  });
+});
+
 describe('output stage on a loopback server', () => {
   it('a slow page times out while a concurrent small page is answered first', async () => {
     // The small page must be converted inside the huge one's cap even on a busy machine.
