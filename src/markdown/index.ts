@@ -23,10 +23,11 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
-import { listAround } from './list-region.js';
+import { describedItems, listAround } from './list-region.js';
 import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
-import { pageRegion } from './page-region.js';
+import { pageRegion, saysArticle } from './page-region.js';
+import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
@@ -223,7 +224,10 @@ function extractedContent(
       }
     }
   }
-  if (chosen) return widerRegion(wholeList(chosen, body, site), region, site);
+  if (chosen) {
+    const content = widerRegion(wholeList(chosen, body, site), region, site);
+    return region || saysArticle(root) ? content : besideSections(content, body, site);
+  }
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
@@ -236,8 +240,20 @@ function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementN
   const list = listAround(chosen, body);
   if (!list) return chosen;
   const copy = cloneElement(list);
-  trimArticle(copy, site);
+  // the list's items are the content: short lines and item classes that read as chrome
+  trimArticle(copy, site, describedItems(copy));
   return textLength(copy) >= 2 * textLength(chosen) ? copy : chosen;
+}
+
+/** The sibling sections around the content (page-sections.ts), trimmed, when there are. */
+function besideSections(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
+  const sections = sectionsAround(chosen, body);
+  if (!sections) return chosen;
+  const copy = createElement('div');
+  copy.children = sections.map((section) => cloneElement(section, copy));
+  const chosenLength = textLength(chosen);
+  trimArticle(copy, site);
+  return textLength(copy) >= 2 * chosenLength ? copy : chosen;
 }
 
 /** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */
