@@ -73,14 +73,23 @@ const NAMES = [
   'inline-textbox',
   'inlinetextbox',
 ];
+const NO_ITEMS: ReadonlySet<ElementNode> = new Set();
 const NAMED = new RegExp(NAMES.map((n) => n.replace(/[-]/g, '\\-')).join('|'), 'i');
 /** Names that must start the class or id: shorter words that occur inside others. */
 const STARTS = /^(?:shar|nav|reply-|hide-|tags?(?:$|[\s_-]))/i;
 /** The element kinds trafilatura's rule applies to (containers and text blocks). */
 const TAGS = new Set(['div', 'section', 'span', 'p', 'ul', 'ol', 'li', 'aside', 'figure', 'dl']);
 
-/** Removes named boilerplate holding at most `share` of the article's text. */
-export function discardNamedBoilerplate(article: ElementNode, share: number): void {
+/**
+ * Removes named boilerplate holding at most `share` of the article's text; never one of
+ * `items` (a list's items, whatever their classes say: `data-[voice-celebrating]` holds
+ * "rating").
+ */
+export function discardNamedBoilerplate(
+  article: ElementNode,
+  share: number,
+  items: ReadonlySet<ElementNode> = NO_ITEMS,
+): void {
   const stats = new TreeStats();
   const total = stats.of(article).length;
   const doomed: ElementNode[] = [];
@@ -88,6 +97,7 @@ export function discardNamedBoilerplate(article: ElementNode, share: number): vo
     for (const child of el.children) {
       if (child.type !== 'element') continue;
       if (
+        !items.has(child) &&
         (TAGS.has(child.tag) || isNamedCustomElement(child)) &&
         isNamed(child) &&
         stats.of(child).length <= total * share

@@ -74,8 +74,16 @@ interface Block {
   structured: boolean;
 }
 
-export function removeEdgeBlocks(article: ElementNode, site: Site = NO_SITE): void {
-  const blocks = leafBlocks(article);
+/**
+ * `items`: a list's items (list-region.ts), structured text like a table's rows: a
+ * listing's titles, prices and dates are short and name things rather than say them.
+ */
+export function removeEdgeBlocks(
+  article: ElementNode,
+  site: Site = NO_SITE,
+  items: ReadonlySet<ElementNode> = new Set(),
+): void {
+  const blocks = leafBlocks(article, items);
   // edges are edges of prose: a page of short blocks only (a fallback, a notice) is left whole
   const prose = blocks.find(isProse);
   if (!prose) return;
@@ -243,14 +251,14 @@ const STRUCTURE = new Set(['table', 'ul', 'ol', 'dl', 'pre', 'code']);
  * Blocks in document order: block elements with no block inside (one pass, bottom-up).
  * Inline elements beside blocks (a link loose in a wrapper) belong to no block.
  */
-function leafBlocks(article: ElementNode): Block[] {
+function leafBlocks(article: ElementNode, items: ReadonlySet<ElementNode>): Block[] {
   const blocks: Block[] = [];
   // returns whether `el` holds a block element
   const collect = (el: ElementNode, structured: boolean): boolean => {
     let holdsBlock = false;
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      const inner = structured || STRUCTURE.has(child.tag);
+      const inner = structured || STRUCTURE.has(child.tag) || items.has(child);
       if (collect(child, inner)) holdsBlock = true;
       else if (LEAF_BLOCKS.has(child.tag)) {
         const runs = inner || HEADINGS.has(child.tag) ? [] : splitAtBreaks(child);

@@ -23,10 +23,11 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
-import { listAround } from './list-region.js';
+import { describedItems, listAround } from './list-region.js';
 import { linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
-import { pageRegion } from './page-region.js';
+import { pageRegion, saysArticle } from './page-region.js';
+import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { findProductGrid } from './product-grid.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
@@ -229,7 +230,9 @@ function extractedContent(
   }
   if (chosen) {
     const content = widerRegion(wholeList(chosen, body, site), region, site);
-    return grid && within(grid, body) ? widerGrid(content, grid) : content;
+    const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
+    if (gridded !== content) return gridded;
+    return region || saysArticle(root) ? content : besideSections(content, body, site);
   }
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
@@ -243,7 +246,8 @@ function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementN
   const list = listAround(chosen, body);
   if (!list) return chosen;
   const copy = cloneElement(list);
-  trimArticle(copy, site);
+  // the list's items are the content: short lines and item classes that read as chrome
+  trimArticle(copy, site, describedItems(copy));
   return textLength(copy) >= 2 * textLength(chosen) ? copy : chosen;
 }
 
@@ -261,6 +265,17 @@ function widerGrid(content: ElementNode, grid: ElementNode): ElementNode {
 function within(el: ElementNode, root: ElementNode): boolean {
   for (let p: ElementNode | null = el; p; p = p.parent) if (p === root) return true;
   return false;
+}
+
+/** The sibling sections around the content (page-sections.ts), trimmed, when there are. */
+function besideSections(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
+  const sections = sectionsAround(chosen, body);
+  if (!sections) return chosen;
+  const copy = createElement('div');
+  copy.children = sections.map((section) => cloneElement(section, copy));
+  const chosenLength = textLength(chosen);
+  trimArticle(copy, site);
+  return textLength(copy) >= 2 * chosenLength ? copy : chosen;
 }
 
 /** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */

@@ -11,10 +11,9 @@
  * each, the items holding most of the list's text), so it holds in any language.
  */
 import type { ElementNode, TextFigures } from './dom.js';
-import { textFigures } from './measure.js';
+import { linkDensity, textFigures, textLength } from './measure.js';
+import { MIN_ITEMS, repeatedItems, shapeOf } from './repeated-items.js';
 
-/** A list has at least this many items of one shape. */
-const MIN_ITEMS = 3;
 /** The items hold at least this share of the list's text (the rest: its heading, its pager). */
 const ITEMS_SHARE = 0.6;
 /** At least this share of the extracted text lies inside the list. */
@@ -83,6 +82,29 @@ export function listAround(kept: ElementNode, body: ElementNode): ElementNode | 
   return found;
 }
 
+/**
+ * Links hold under this share of an item's text when the item says something of its own (a
+ * snippet, a price, a date beside its title): a menu's or a teaser list's entries are their
+ * links and nothing else.
+ */
+const DESCRIBED = 0.7;
+
+/**
+ * The items of `list` (a copy of listAround's answer) that hold text besides their links:
+ * the listing's entries, which trimming must not judge as boilerplate by their short lines
+ * or their classes.
+ */
+export function describedItems(list: ElementNode): ReadonlySet<ElementNode> {
+  const items = new Set<ElementNode>();
+  // one block holding a third of the list is a story among its teasers, not an entry
+  const most = textLength(list) / MIN_ITEMS;
+  for (const item of repeatedItems(list)) {
+    const length = textLength(item);
+    if (length <= most && linkDensity(item, length) < DESCRIBED) items.add(item);
+  }
+  return items.size >= MIN_ITEMS ? items : new Set();
+}
+
 /** Most of the element's text in MIN_ITEMS or more children of one shape, each with a link. */
 function isList(own: Figures, items: { el: ElementNode; figures: Figures }[]): boolean {
   if (items.length < MIN_ITEMS || own.text === 0) return false;
@@ -100,21 +122,4 @@ function isList(own: Figures, items: { el: ElementNode; figures: Figures }[]): b
     if (shape.count >= MIN_ITEMS && shape.text >= ITEMS_SHARE * own.text) return true;
   }
   return false;
-}
-
-/** Elements that are items by their tag, with a class or without. */
-const ITEM_TAGS = new Set(['li', 'article', 'tr', 'dt', 'dd']);
-
-const FIRST_CLASS = /\S+/;
-
-/**
- * Tag and first class, digits left out: templates number their items (`post-12`, `item_3`)
- * and add the item's own classes after the shared one (`entry category-news tag-ai`). Null
- * for a block without class that is not an item by its tag: classless divs side by side are
- * the page's layout (its columns and rows), not a list's items.
- */
-function shapeOf(el: ElementNode): string | null {
-  const cls = FIRST_CLASS.exec(el.attrs.class ?? '')?.[0].replace(/\d+/g, '') ?? '';
-  if (!cls && !ITEM_TAGS.has(el.tag)) return null;
-  return `${el.tag} ${cls}`;
 }

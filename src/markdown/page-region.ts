@@ -38,7 +38,8 @@ function findMain(el: ElementNode): ElementNode | null {
   return null;
 }
 
-function saysArticle(root: ElementNode): boolean {
+/** The page says it is an article (`og:type` article). */
+export function saysArticle(root: ElementNode): boolean {
   const head = findFirst(root, 'head');
   for (const el of head ? head.children : []) {
     if (el.type !== 'element' || el.tag !== 'meta') continue;

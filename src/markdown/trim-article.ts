@@ -30,7 +30,15 @@ const KICKER = /(?:^|[\s_-])(?:category|categories|kicker|rubrik)(?:$|[\s_-])/i;
 const RELATED =
   /related|recommend|read-?more|more-?stories|trending|newsletter|promo|author-?bio|about-?(?:the-?)?author|tags|toolbar|reprint|text-?size|most-?popular|outbrain|taboola/i;
 
-export function trimArticle(article: ElementNode, site: Site = NO_SITE): void {
+/**
+ * `items`: the elements that are a list's items when the article is a list (list-region.ts):
+ * neither their names nor their short lines make them boilerplate.
+ */
+export function trimArticle(
+  article: ElementNode,
+  site: Site = NO_SITE,
+  items: ReadonlySet<ElementNode> = new Set(),
+): void {
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
@@ -43,8 +51,8 @@ export function trimArticle(article: ElementNode, site: Site = NO_SITE): void {
   removeNodes(doomed);
   removeRelatedLinks(article);
   // a named element holding more than this share of the article is the text's own wrapper
-  discardNamedBoilerplate(article, 0.4);
-  removeEdgeBlocks(article, site);
+  discardNamedBoilerplate(article, 0.4, items);
+  removeEdgeBlocks(article, site, items);
   removeRepeatedCaptions(article);
   removePictureCredits(article);
 }

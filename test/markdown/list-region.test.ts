@@ -66,4 +66,36 @@ describe('the list the extraction took one item of', () => {
     assert.match(md, /The council met on Tuesday evening/);
     assert.doesNotMatch(md, /COLUMN\d/);
   });
+
+  // a launch list: an intro paragraph, then items of a name, a tagline and topic links; the
+  // scorer keeps the intro, and the items are short lines without sentences
+  const launches = (itemClass: string) => {
+    const item = (i: number) => `<section class="${itemClass}">
+      <a href="/p/${i}">Product ${i}</a> Folder tidying tool ${i}
+      <span class="topics"><a href="/t/a">Design</a> • <a href="/t/b">Tools</a></span></section>`;
+    const items = [1, 2, 3, 4, 5, 6].map(item).join('');
+    return `<!doctype html><html><head><title>Launches</title></head><body>
+      <div class="wrap"><div class="list"><div class="intro">For the first hours of the day the votes are hidden, so that every product gets a fair chance to catch your eye and nobody is left out of the list below.</div>${items}</div>
+      <div class="side"><p>SIDETEXT Subscribe to our morning letter, every day at seven.</p></div></div></body></html>`;
+  };
+
+  it('keeps the short items of a list below its intro paragraph', () => {
+    const md = htmlToMarkdown(launches('group flex'), URL);
+    assert.match(md, /For the first hours of the day/);
+    for (let i = 1; i <= 6; i++) {
+      assert.match(
+        md,
+        new RegExp(
+          `\\[Product ${i}\\]\\(https://news\\.example/p/${i}\\) Folder tidying tool ${i}`,
+        ),
+      );
+    }
+    assert.doesNotMatch(md, /SIDETEXT/);
+  });
+
+  it('keeps items whose utility classes hold a boilerplate name inside a word', () => {
+    // "celebrating" holds "rating", which names a rating widget elsewhere
+    const md = htmlToMarkdown(launches('group data-[voice-celebrating=true]:z-10'), URL);
+    for (let i = 1; i <= 6; i++) assert.match(md, new RegExp(`Folder tidying tool ${i}`));
+  });
 });

@@ -1,0 +1,121 @@
+/**
+ * The page's sections around the extracted text. A service or product-marketing page (an
+ * agency's service, a tool's landing page, a course) is a column of sections side by side:
+ * a hero, features, steps, figures, questions and answers, each with its heading and a few
+ * lines. The Readability-style scorer keeps the section with the most prose, a fifth of the
+ * page. When the text the extraction kept lies in one of several sibling sections that are
+ * prose rather than links (a menu, a footer's columns, teaser lists are links), and those
+ * sections hold several times the kept text, they are the content.
+ *
+ * Told by shape alone (text and link text of sibling blocks), so it holds in any language.
+ */
+import type { ElementNode, TextFigures } from './dom.js';
+import { textFigures } from './measure.js';
+
+/** A section holds at least this many characters of text. */
+const MIN_SECTION = 80;
+/** A section's links hold under this share of its text. */
+const MAX_LINKS = 0.3;
+/** At least this many sections. */
+const MIN_SECTIONS = 3;
+/** This share of the kept text lies inside one of them. */
+const INSIDE_SHARE = 0.8;
+/** No section beside the kept text's holds more than this share of the sections' text. */
+const ONE_PART = 0.6;
+/** The sections replace the extraction when they hold this many times its text. */
+const WIDE = 2;
+
+interface Figures {
+  text: number;
+  kept: number;
+  links: number;
+}
+
+/**
+ * The sibling sections of `body` (chrome removed; not copies) around the extracted content
+ * `kept`, in document order, or null when there are none that hold WIDE times its text.
+ */
+export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNode[] | null {
+  const marks = new Set<TextFigures>();
+  let keptText = 0;
+  const mark = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type === 'element') mark(child);
+      else {
+        const f = textFigures(child);
+        if (f.length > 0 && !marks.has(f)) {
+          marks.add(f);
+          keptText += f.length;
+        }
+      }
+    }
+  };
+  mark(kept);
+  if (keptText === 0) return null;
+
+  const figures = new Map<ElementNode, Figures>();
+  const measure = (el: ElementNode, inLink: boolean): Figures => {
+    const link = inLink || (el.tag === 'a' && Boolean(el.attrs.href));
+    const own: Figures = { text: 0, kept: 0, links: 0 };
+    for (const child of el.children) {
+      if (child.type === 'text') {
+        const f = textFigures(child);
+        own.text += f.length;
+        if (link) own.links += f.length;
+        if (marks.has(f)) own.kept += f.length;
+        continue;
+      }
+      const inner = measure(child, link);
+      own.text += inner.text;
+      own.kept += inner.kept;
+      own.links += inner.links;
+    }
+    figures.set(el, own);
+    return own;
+  };
+  measure(body, false);
+
+  // the path down to the smallest block that holds the kept text
+  const path: ElementNode[] = [body];
+  for (let el: ElementNode | undefined = body; el; ) {
+    let next: ElementNode | undefined;
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if ((figures.get(child)?.kept ?? 0) >= INSIDE_SHARE * keptText) next = child;
+    }
+    if (next) path.push(next);
+    el = next;
+  }
+  for (let i = path.length - 2; i >= 0; i--) {
+    const holder = path[i + 1] as ElementNode;
+    const sections: ElementNode[] = [];
+    let text = 0;
+    let largest = 0;
+    for (const child of (path[i] as ElementNode).children) {
+      if (child.type !== 'element') continue;
+      const f = figures.get(child);
+      if (!f) continue;
+      if (
+        child === holder ||
+        (isSection(child) && f.text >= MIN_SECTION && f.links < MAX_LINKS * f.text)
+      ) {
+        sections.push(child);
+        text += f.text;
+        if (child !== holder) largest = Math.max(largest, f.text);
+      }
+    }
+    // one section holding most of the text is another part of the page (a story's
+    // comments under it), not one more of a column of like sections
+    if (largest > ONE_PART * text) continue;
+    if (sections.length >= MIN_SECTIONS && text >= WIDE * keptText) return sections;
+  }
+  return null;
+}
+
+/**
+ * Classless divs side by side are the page's layout (its columns and rows, a notice in each),
+ * as in list-region.ts; a section is any other block, or a div the template named.
+ */
+function isSection(el: ElementNode): boolean {
+  return el.tag !== 'div' || Boolean(el.attrs.class);
+}
