@@ -12,7 +12,9 @@
  * as `text/html; charset=utf-8`, as they are stored; segments with their original bytes as
  * bare `text/html`, so that the page's own declaration or sniffing decides), and each page is
  * scraped with `markdown=true&render=false` through /api/scraper. Then the same pages are
- * converted in this process, untimed warm-up first, for the per-page time.
+ * converted in this process, untimed warm-up first, for the per-page time. The API's own time
+ * per page (request to last byte: the fetch from loopback, the output worker pool's queue and
+ * conversion, the answer) is printed too; --jobs 1 leaves out the queue.
  * --mode process: only the in-process conversion (decoded as the service decodes), scored;
  * quick to iterate with. --converter readability is process mode only.
  *
@@ -111,6 +113,9 @@ function convertInProcess(page: Page): string {
   return (converter as Converter)(html, /^https?:/.test(page.url) ? page.url : 'http://localhost/');
 }
 
+/** Each page's scrape through the service, request to last byte (its queue in the pool too). */
+const apiTimes: number[] = [];
+
 async function scrapeThroughApi(): Promise<void> {
   const pages = new Map<string, Page>();
   for (const c of corpora) for (const p of c.pages) pages.set(`/${c.name}/${p.id}`, p);
@@ -135,8 +140,10 @@ async function scrapeThroughApi(): Promise<void> {
           markdown: 'true',
           render: 'false',
         });
+        const t0 = performance.now();
         const answer = await fetch(`${service.url}/api/scraper?${query}`);
         const body = await answer.text();
+        apiTimes.push(performance.now() - t0);
         if (answer.status !== 200) failures.push(`${next.p.id}: ${answer.status} ${body}`);
         writeFileSync(join(outDir(next.c), `${next.p.id}.md`), answer.status === 200 ? body : '');
       }
@@ -244,4 +251,10 @@ lines.push(
   `all ${allTimes.length} pages in process: wall ${stats(allTimes.map((t) => t.ms))}; ` +
     `cpu ${stats(allTimes.map((t) => t.cpuMs))}; load average at end ${loadAverage()}; outputs in ${outRoot}`,
 );
+if (apiTimes.length > 0) {
+  lines.push(
+    `all ${apiTimes.length} pages through the API (--jobs ${values.jobs} at once, ms from request ` +
+      `to last byte): ${stats(apiTimes)}`,
+  );
+}
 process.stdout.write(`${lines.join('\n')}\n`);

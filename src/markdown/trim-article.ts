@@ -13,7 +13,14 @@
 import { discardNamedBoilerplate } from './discard.js';
 import { type ElementNode, removeNodes } from './dom.js';
 import { removeEdgeBlocks } from './edge-blocks.js';
-import { holdsPicture, innerText, linkDensity, opensParagraph, textLength } from './measure.js';
+import {
+  holdsPicture,
+  innerText,
+  linkDensity,
+  opensParagraph,
+  textLength,
+  textLengthUpTo,
+} from './measure.js';
 import { removePictureCredits } from './picture-credits.js';
 import { insideRecipe } from './prepare-article.js';
 import { removeRelatedLinks } from './related-links.js';
@@ -72,7 +79,7 @@ function isMetadata(el: ElementNode): boolean {
   if (isTeaserBox(el)) return true;
   const named = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (named.length > 1 && CONTROL.test(named) && isControlLabel(el)) return true;
-  if (DATELINE_TAGS.has(el.tag) && textLength(el) < 120 && DATELINE.test(innerText(el))) {
+  if (DATELINE_TAGS.has(el.tag) && textLengthUpTo(el, 120) < 120 && DATELINE.test(innerText(el))) {
     return true;
   }
   // a date on its own line is metadata; inside a sentence it is text
@@ -80,8 +87,8 @@ function isMetadata(el: ElementNode): boolean {
   if (el.tag === 'time') return !insideProse(el) && !insideRecipe(el);
   const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (match.length < 2 || el.tag === 'p' || el.tag === 'a') return false;
-  if (CAPTION.test(match) && el.tag !== 'figcaption') return textLength(el) < 400;
-  if (METADATA.test(match)) return textLength(el) < 150 && !opensParagraph(el);
+  if (CAPTION.test(match) && el.tag !== 'figcaption') return textLengthUpTo(el, 400) < 400;
+  if (METADATA.test(match)) return textLengthUpTo(el, 150) < 150 && !opensParagraph(el);
   // a story's section kicker ("A-Frauen" over the headline); in a table a category is data
   if (KICKER.test(match) && el.tag !== 'td' && el.tag !== 'th') {
     const length = textLength(el);
