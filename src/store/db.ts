@@ -10,7 +10,14 @@ import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DEFAULTS } from '../config.js';
-import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
+import {
+  CommitGroup,
+  type RunSql,
+  type SqlWork,
+  sqlRunner,
+  type TransactionWork,
+  type UnitOptions,
+} from './commit-group.js';
 import type { Dialect } from './dialect.js';
 import { inTransaction } from './in-transaction.js';
 import { migrate } from './migrations/index.js';
@@ -40,6 +47,12 @@ export interface Store {
    * PostgreSQL: synchronous_commit off for its transaction).
    */
   transact<T>(work: TransactionWork<T>, options?: UnitOptions): Promise<T>;
+  /**
+   * `transact` for work made of compiled statements only, run synchronously in the commit
+   * group's transaction (commit-group.ts `runStatements`). The embedded engine only: absent
+   * on PostgreSQL, where callers use `transact`.
+   */
+  transactSql?<T>(work: SqlWork<T>, options?: UnitOptions): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -107,6 +120,8 @@ function withStatementCache(database: SqliteDatabase.Database) {
 
 interface SqliteHandles {
   db: Kysely<Database>;
+  /** Statements on the writer's connection, for the commit group (hold the writer first). */
+  runSql: RunSql;
   reader: SqliteDatabase.Database;
   /** Syncs the write-ahead log (what synchronous=FULL does at each commit), off the thread. */
   flushLog(): Promise<void>;
@@ -147,10 +162,10 @@ function openSqlite(dataDir: string): SqliteHandles {
   const reader = withStatementCache(new SqliteDatabase(file));
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
-  });
-  return { db, reader, ...walSyncer(file) };
+  // One statement cache for Kysely's driver and the commit group's own statements.
+  const writer = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: writer }) });
+  return { db, runSql: sqlRunner(writer), reader, ...walSyncer(file) };
 }
 
 /**
@@ -265,7 +280,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
     : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
   const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
-  const group = sqlite ? new CommitGroup(db, sqlite.flushLog) : null;
+  const group = sqlite ? new CommitGroup(db, sqlite.flushLog, sqlite.runSql) : null;
   return {
     db,
     dialect,
@@ -281,6 +296,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
               await sql`set local synchronous_commit = off`.execute(trx);
             return work(trx);
           }),
+    ...(group
+      ? {
+          transactSql: <T>(work: SqlWork<T>, unitOptions?: UnitOptions) =>
+            group.runStatements(work, unitOptions),
+        }
+      : {}),
     close: async () => {
       await db.destroy();
       sqlite?.reader.close();

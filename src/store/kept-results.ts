@@ -25,6 +25,7 @@ import {
   readRequestResult,
   referencedResultFiles,
   resultInfo,
+  resultsInsert,
   type StoredResult,
   saveRequestResults,
 } from './request-results.js';
@@ -89,7 +90,7 @@ export class KeptResults {
   private readonly writeFiles: boolean;
 
   constructor(
-    private readonly store: Pick<Store, 'db' | 'transact'>,
+    private readonly store: Pick<Store, 'db' | 'transact' | 'transactSql'>,
     options: { maxPendingBytes?: number; files?: ResultFiles | null; writeFiles?: boolean } = {},
   ) {
     this.maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
@@ -173,7 +174,7 @@ export class KeptResults {
             this.files !== null && this.writeFiles
               ? await this.storeFiles(this.files, batch)
               : batch.map((result) => ({ ...result, stored: compress(result.body), file: null }));
-          await this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
+          await this.save(rows);
         } catch {
           // The database is out of reach or refused: these results are not kept.
           this.dropped += batch.length;
@@ -186,6 +187,17 @@ export class KeptResults {
     } finally {
       this.writing = null;
     }
+  }
+
+  /** One relaxed write; on the embedded engine a synchronous unit of the commit group. */
+  private save(rows: EncodedResult[]): Promise<void> {
+    const { db } = this.store;
+    if (this.store.transactSql && rows.length > 0) {
+      return this.store.transactSql((run) => void run(resultsInsert(db, rows)), {
+        durable: false,
+      });
+    }
+    return this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
   }
 
   /** Each result's file, written unless one with the same bytes is there; rows name them. */
