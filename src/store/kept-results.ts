@@ -27,7 +27,6 @@ import {
   resultInfo,
   resultsInsert,
   type StoredResult,
-  saveRequestResults,
 } from './request-results.js';
 import { ResultFiles } from './result-files.js';
 
@@ -90,7 +89,7 @@ export class KeptResults {
   private readonly writeFiles: boolean;
 
   constructor(
-    private readonly store: Pick<Store, 'db' | 'transact' | 'transactSql'>,
+    private readonly store: Pick<Store, 'db' | 'runRelaxed'>,
     options: { maxPendingBytes?: number; files?: ResultFiles | null; writeFiles?: boolean } = {},
   ) {
     this.maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
@@ -189,15 +188,9 @@ export class KeptResults {
     }
   }
 
-  /** One relaxed write; on the embedded engine a synchronous unit of the commit group. */
-  private save(rows: EncodedResult[]): Promise<void> {
-    const { db } = this.store;
-    if (this.store.transactSql && rows.length > 0) {
-      return this.store.transactSql((run) => void run(resultsInsert(db, rows)), {
-        durable: false,
-      });
-    }
-    return this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
+  /** One relaxed statement: a commit group unit on SQLite, one round trip on PostgreSQL. */
+  private async save(rows: EncodedResult[]): Promise<void> {
+    if (rows.length > 0) await this.store.runRelaxed(resultsInsert(this.store.db, rows));
   }
 
   /** Each result's file, written unless one with the same bytes is there; rows name them. */

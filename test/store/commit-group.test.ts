@@ -165,7 +165,11 @@ test('statement units commit together without one query through Kysely, each wit
     results,
     numbers.map((n) => n * 10),
   );
-  assert.equal(queries() - before, 0, 'begin, the statements and commit all on the connection itself');
+  assert.equal(
+    queries() - before,
+    0,
+    'begin, the statements and commit all on the connection itself',
+  );
   assert.deepEqual(await stored(db), numbers);
   const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db);
   assert.equal(rows[0]?.synchronous, 2, 'the connection is left durable for other writers');
