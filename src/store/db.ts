@@ -10,7 +10,14 @@ import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DEFAULTS } from '../config.js';
-import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
+import {
+  CommitGroup,
+  type RunSql,
+  type SqlWork,
+  sqlRunner,
+  type TransactionWork,
+  type UnitOptions,
+} from './commit-group.js';
 import type { Dialect } from './dialect.js';
 import { inTransaction } from './in-transaction.js';
 import { migrate } from './migrations/index.js';
@@ -40,6 +47,18 @@ export interface Store {
    * PostgreSQL: synchronous_commit off for its transaction).
    */
   transact<T>(work: TransactionWork<T>, options?: UnitOptions): Promise<T>;
+  /**
+   * `transact` for work made of compiled statements only, run synchronously in the commit
+   * group's transaction (commit-group.ts `runStatements`). The embedded engine only: absent
+   * on PostgreSQL, where callers use `transact`.
+   */
+  transactSql?<T>(work: SqlWork<T>, options?: UnitOptions): Promise<T>;
+  /**
+   * One statement committed alone as a relaxed unit (not fsynced: kept results): on SQLite a
+   * statement unit of the commit group; on PostgreSQL one round trip, outside any explicit
+   * transaction, on a connection of the relaxed pool. Its rows.
+   */
+  runRelaxed<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -107,6 +126,8 @@ function withStatementCache(database: SqliteDatabase.Database) {
 
 interface SqliteHandles {
   db: Kysely<Database>;
+  /** Statements on the writer's connection, for the commit group (hold the writer first). */
+  runSql: RunSql;
   reader: SqliteDatabase.Database;
   /** Syncs the write-ahead log (what synchronous=FULL does at each commit), off the thread. */
   flushLog(): Promise<void>;
@@ -147,10 +168,10 @@ function openSqlite(dataDir: string): SqliteHandles {
   const reader = withStatementCache(new SqliteDatabase(file));
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
-  });
-  return { db, reader, ...walSyncer(file) };
+  // One statement cache for Kysely's driver and the commit group's own statements.
+  const writer = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: writer }) });
+  return { db, runSql: sqlRunner(writer), reader, ...walSyncer(file) };
 }
 
 /**
@@ -161,6 +182,8 @@ const CLIENT_TIMEOUT_MARGIN_MS = 2_000;
 
 interface PgBounds {
   connectTimeoutMs: number;
+  /** Settings every connection of the pool starts with (libpq's `options`). */
+  startup?: string;
   /** Null: statements run unbounded (migrations, which may rebuild a large table). */
   statementTimeoutMs: number | null;
 }
@@ -172,7 +195,11 @@ function openPostgres(url: string, poolSize: number, bounds: PgBounds): Kysely<D
   // (1,000 reserves on 10 connections) legitimately does for longer.
   class BoundedClient extends pg.Client {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: bounds.connectTimeoutMs });
+      super({
+        ...config,
+        connectionTimeoutMillis: bounds.connectTimeoutMs,
+        ...(bounds.startup ? { options: bounds.startup } : {}),
+      });
     }
   }
   const pool = new pg.Pool({
@@ -238,11 +265,21 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.pgConnectTimeoutMs;
   if (options.databaseUrl) await migratePostgres(options.databaseUrl, connectTimeoutMs);
   const sqlite = options.databaseUrl ? null : openSqlite(options.dataDir);
-  const db = sqlite
-    ? sqlite.db
-    : openPostgres(options.databaseUrl as string, options.poolSize ?? DEFAULTS.pgPoolSize, {
-        connectTimeoutMs,
-        statementTimeoutMs: options.statementTimeoutMs ?? DEFAULTS.pgStatementTimeoutMs,
+  const poolSize = options.poolSize ?? DEFAULTS.pgPoolSize;
+  const bounds = {
+    connectTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs ?? DEFAULTS.pgStatementTimeoutMs,
+  };
+  const db = sqlite ? sqlite.db : openPostgres(options.databaseUrl as string, poolSize, bounds);
+  // Relaxed units (reservations' neighbours: kept results, key use, batch pages) on
+  // connections that start with synchronous_commit off: a `SET LOCAL` in each of their
+  // transactions was a round trip (issue 26), and a lone statement needs no transaction at
+  // all. A pg pool connects only when used; a quarter of PG_POOL_SIZE, at least one.
+  const relaxedDb = sqlite
+    ? null
+    : openPostgres(options.databaseUrl as string, Math.max(1, Math.ceil(poolSize / 4)), {
+        ...bounds,
+        startup: '-c synchronous_commit=off',
       });
   if (sqlite) {
     try {
@@ -265,24 +302,31 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
     : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
   const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
-  const group = sqlite ? new CommitGroup(db, sqlite.flushLog) : null;
+  const group = sqlite ? new CommitGroup(db, sqlite.flushLog, sqlite.runSql) : null;
   return {
     db,
     dialect,
     readRows,
     dataVersion: () => (version ? (version.get() as number) : null),
+    // A relaxed unit does not wait for the server's log flush (what the embedded engine's
+    // relaxed batches do); the next durable commit flushes it too.
     transact: (work, unitOptions) =>
       group
         ? group.run(work, unitOptions)
-        : inTransaction(db, async (trx) => {
-            // A relaxed unit does not wait for the server's log flush (what the embedded
-            // engine's relaxed batches do); the next durable commit flushes it too.
-            if (unitOptions?.durable === false)
-              await sql`set local synchronous_commit = off`.execute(trx);
-            return work(trx);
-          }),
+        : inTransaction(unitOptions?.durable === false && relaxedDb ? relaxedDb : db, work),
+    runRelaxed: async <Row>(query: CompiledQuery<Row>) =>
+      group
+        ? group.runStatements((run) => run(query), { durable: false })
+        : (await (relaxedDb ?? db).executeQuery(query)).rows,
+    ...(group
+      ? {
+          transactSql: <T>(work: SqlWork<T>, unitOptions?: UnitOptions) =>
+            group.runStatements(work, unitOptions),
+        }
+      : {}),
     close: async () => {
       await db.destroy();
+      await relaxedDb?.destroy();
       sqlite?.reader.close();
       await sqlite?.closeLog();
     },

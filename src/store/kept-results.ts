@@ -25,8 +25,8 @@ import {
   readRequestResult,
   referencedResultFiles,
   resultInfo,
+  resultsInsert,
   type StoredResult,
-  saveRequestResults,
 } from './request-results.js';
 import { ResultFiles } from './result-files.js';
 
@@ -89,7 +89,7 @@ export class KeptResults {
   private readonly writeFiles: boolean;
 
   constructor(
-    private readonly store: Pick<Store, 'db' | 'transact'>,
+    private readonly store: Pick<Store, 'db' | 'runRelaxed'>,
     options: { maxPendingBytes?: number; files?: ResultFiles | null; writeFiles?: boolean } = {},
   ) {
     this.maxPendingBytes = options.maxPendingBytes ?? MAX_PENDING_BYTES;
@@ -173,7 +173,7 @@ export class KeptResults {
             this.files !== null && this.writeFiles
               ? await this.storeFiles(this.files, batch)
               : batch.map((result) => ({ ...result, stored: compress(result.body), file: null }));
-          await this.store.transact((trx) => saveRequestResults(trx, rows), { durable: false });
+          await this.save(rows);
         } catch {
           // The database is out of reach or refused: these results are not kept.
           this.dropped += batch.length;
@@ -186,6 +186,11 @@ export class KeptResults {
     } finally {
       this.writing = null;
     }
+  }
+
+  /** One relaxed statement: a commit group unit on SQLite, one round trip on PostgreSQL. */
+  private async save(rows: EncodedResult[]): Promise<void> {
+    if (rows.length > 0) await this.store.runRelaxed(resultsInsert(this.store.db, rows));
   }
 
   /** Each result's file, written unless one with the same bytes is there; rows name them. */

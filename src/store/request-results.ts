@@ -133,6 +133,11 @@ export async function saveRequestResults(
   results: EncodedResult[],
 ): Promise<void> {
   if (results.length === 0) return;
+  await db.executeQuery(resultsInsert(db, results));
+}
+
+/** `saveRequestResults`'s statement, compiled (for a synchronous unit); `results` not empty. */
+export function resultsInsert(db: Kysely<Database>, results: EncodedResult[]) {
   let insert = insertResultsOf.get(results.length);
   if (!insert) {
     insert = insertResults(results.length);
@@ -149,7 +154,7 @@ export async function saveRequestResults(
       result.file,
     ],
   );
-  await db.executeQuery(insert(db, ...values));
+  return insert(db, ...values);
 }
 
 /** The row as stored: `body` in its `encoding` (kept-results.ts decodes it). */

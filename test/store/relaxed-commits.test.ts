@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
 import { pgSkipReason } from '../helpers/postgres.js';
 import { openTestStore, type TestStore } from '../helpers/test-store.js';
 
@@ -21,5 +22,40 @@ describe('relaxed units on PostgreSQL', { skip: pgSkipReason }, () => {
     assert.equal(await store.transact(setting, { durable: false }), 'off');
     assert.equal(await store.transact(setting), 'on');
     assert.equal(await store.db.transaction().execute(setting), 'on');
+  });
+
+  test('a relaxed unit sends no SET: its connection starts with synchronous_commit off', async () => {
+    harness ??= await openTestStore('postgres');
+    const { store } = harness;
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text: string };
+      sent.push(typeof first === 'string' ? first : first.text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await store.transact((trx) => sql`select 1`.execute(trx), { durable: false });
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    assert.deepEqual(
+      sent.map((text) => text.trim().split(/\s+/)[0]?.toLowerCase()),
+      ['begin', 'select', 'commit'],
+    );
+  });
+
+  test('runRelaxed is one statement with synchronous_commit off, outside any transaction', async () => {
+    harness ??= await openTestStore('postgres');
+    const { store } = harness;
+    const rows = await store.runRelaxed(
+      CompiledQuery.raw(
+        "select current_setting('synchronous_commit') as setting, now() = statement_timestamp() as alone",
+      ) as CompiledQuery<{ setting: string; alone: boolean }>,
+    );
+    assert.deepEqual(rows, [{ setting: 'off', alone: true }]);
+    const { rows: durable } = await sql<{ setting: string }>`
+      select current_setting('synchronous_commit') as setting`.execute(store.db);
+    assert.equal(durable[0]?.setting, 'on');
   });
 });
