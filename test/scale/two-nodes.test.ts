@@ -64,17 +64,33 @@ async function balance(node: ServiceNode, apiKey: string): Promise<number> {
   return ((await response.json()) as { credits: number }).credits;
 }
 
-/** A fixture endpoint that holds each request `ms` and records the most held at once. */
+/**
+ * A fixture endpoint that holds each request `ms` (or until `release()`) and records the most
+ * held at once.
+ */
 function heldEndpoint(site: FixtureSite, path: string, ms: number) {
-  const counter = { now: 0, max: 0 };
+  const waiting = new Set<() => void>();
+  const counter = {
+    now: 0,
+    max: 0,
+    /** Answers every request held now (later ones still wait `ms`). */
+    release: () => {
+      for (const answer of waiting) answer();
+    },
+  };
   site.route(path, (_req, res) => {
     counter.now += 1;
     counter.max = Math.max(counter.max, counter.now);
-    const timer = setTimeout(() => {
+    const answer = () => {
+      waiting.delete(answer);
+      clearTimeout(timer);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>held</title><p>held</p>');
-    }, ms);
+    };
+    const timer = setTimeout(answer, ms);
+    waiting.add(answer);
     res.once('close', () => {
+      waiting.delete(answer);
       clearTimeout(timer);
       counter.now -= 1;
     });
@@ -112,14 +128,23 @@ describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
 
   test('the concurrency limit of 10 holds across nodes: 30 at once never run more than 10', async () => {
     const account = await createAccountCli(database.url, 1000, 10);
-    const held = heldEndpoint(site, '/held', 2000);
+    // Held until every one of the 30 is either at the target or answered: on a slow machine
+    // a fixed hold could end before the last requests arrive, which then rightly get a slot.
+    const held = heldEndpoint(site, '/held', 120_000);
     site.resetCounters();
+    let answered = 0;
     // 15 per node: a per-node limit would let 20 through.
-    const statuses = await Promise.all(
+    const all = Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        scrape(nodes[i % 2] as ServiceNode, account.apiKey, site.url(`/held?i=${i}`)),
+        scrape(nodes[i % 2] as ServiceNode, account.apiKey, site.url(`/held?i=${i}`)).finally(
+          () => {
+            answered += 1;
+          },
+        ),
       ),
     );
+    await until(() => answered + held.now >= 30, 90_000).finally(() => held.release());
+    const statuses = await all;
     const counts = tally(statuses);
     const ok = counts[200] ?? 0;
     assert.ok(held.max <= 10, `target saw ${held.max} requests at once`);
