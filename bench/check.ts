@@ -4,7 +4,7 @@
  * BENCHMARKS.md), flagging any more than 15% worse. Timings are noisy on a shared machine, so
  * this is run by hand before an issue is resolved, never in CI; a flag asks for a longer run of
  * that bench, not a verdict. Exit code 1 when anything is flagged or a bench failed.
- *   npm run bench:check            (builds dist/ first; about 3 minutes)
+ *   npm run bench:check            (builds dist/ first; about 4 minutes)
  *   node --import tsx bench/check.ts [--only <name substring>]
  */
 import { spawn } from 'node:child_process';
@@ -28,6 +28,13 @@ export const HEADLINES: Headline[] = [
   {
     name: 'plain scrape / bare proxy, concurrency 8, SQLite on disk',
     args: ['scrape-fetch.ts', '--seconds', '3', '--levels', '8', '--tmpfs', 'false'],
+    ratio: (out) =>
+      number(/\| service, DATA_DIR on disk \| 8 \| [\d.]+ \| ([\d.]+) \|/.exec(out)?.[1]),
+  },
+  {
+    name: 'Markdown scrape / bare turndown-in-a-worker proxy, concurrency 8, SQLite on disk',
+    // --markdown warms each server 6 s first: the steady state, not the workers' start-up
+    args: ['scrape-fetch.ts', '--seconds', '3', '--levels', '8', '--tmpfs', 'false', '--markdown'],
     ratio: (out) =>
       number(/\| service, DATA_DIR on disk \| 8 \| [\d.]+ \| ([\d.]+) \|/.exec(out)?.[1]),
   },

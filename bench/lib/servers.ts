@@ -94,7 +94,11 @@ if (kind === 'service') {
       Object.entries(process.env).filter(([name]) => /^(CRAWL|BATCH|JOB|HEAP|RESULT)_/.test(name)),
     ),
   });
-  const service = await startService(config, { warmBrowser: process.env.BENCH_WARM !== '0' });
+  // The output workers boot at start, as under `pagegrab serve` (MARKDOWN_WORKERS_AT_START).
+  const service = await startService(config, {
+    warmBrowser: process.env.BENCH_WARM !== '0',
+    warmOutputWorkers: true,
+  });
   const { apiKey } = await createAccount(service.store.db, {
     name: 'bench',
     credits: 1_000_000_000,
