@@ -6,7 +6,6 @@
  */
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { type AppError, appError } from '../errors.js';
-import type { RunSql } from '../store/commit-group.js';
 import type { Store } from '../store/db.js';
 import { inTransaction } from '../store/in-transaction.js';
 import { preparedQuery } from '../store/prepared-query.js';
@@ -94,7 +93,7 @@ const insertSettle = preparedQuery(
       .returning('balance_after'),
 );
 
-function entry(
+async function record(
   db: Kysely<Database>,
   accountId: string,
   requestId: string | null,
@@ -102,22 +101,20 @@ function entry(
   amount: number,
   balanceAfter: number,
   hold: ReservationHold | null = null,
-) {
-  return insertEntry(
-    db,
-    accountId,
-    requestId,
-    kind,
-    amount,
-    balanceAfter,
-    Date.now(),
-    hold?.holder ?? null,
-    hold?.deadlineAt ?? null,
+): Promise<void> {
+  await db.executeQuery(
+    insertEntry(
+      db,
+      accountId,
+      requestId,
+      kind,
+      amount,
+      balanceAfter,
+      Date.now(),
+      hold?.holder ?? null,
+      hold?.deadlineAt ?? null,
+    ),
   );
-}
-
-async function record(...args: Parameters<typeof entry>): Promise<void> {
-  await args[0].executeQuery(entry(...args));
 }
 
 /** The balance after the move, or null when it would go below `floor` (or no account). */
@@ -151,61 +148,6 @@ export async function reserveCredits(
   });
 }
 
-/**
- * The ledger's hot movements as synchronous statements, for a unit of the embedded engine's
- * commit group (`Store.transactSql`); `db` only compiles them. Each does what its async twin
- * above and below does, statement for statement.
- */
-export function reserveStatements(
-  run: RunSql,
-  db: Kysely<Database>,
-  accountId: string,
-  amount: number,
-  requestId: string,
-  hold: ReservationHold | null,
-): number | null {
-  const moved = run(moveBalance(db, accountId, -amount, amount))[0];
-  if (!moved) return null;
-  const balance = Number(moved.credits);
-  run(entry(db, accountId, requestId, 'reserve', -amount, balance, hold));
-  return balance;
-}
-
-export function settleStatements(
-  run: RunSql,
-  db: Kysely<Database>,
-  accountId: string,
-  amount: number,
-  requestId: string,
-  reserved: number,
-): number {
-  if (reserved > amount) {
-    const moved = run(moveBalance(db, accountId, reserved - amount, 0))[0];
-    if (!moved) throw new Error(`no account ${accountId}`);
-    const balance = Number(moved.credits);
-    run(entry(db, accountId, requestId, 'release', reserved - amount, balance));
-    run(entry(db, accountId, requestId, 'settle', amount, balance));
-    return balance;
-  }
-  const settled = run(insertSettle(db, accountId, requestId, amount, Date.now()))[0];
-  if (!settled) throw new Error(`no account ${accountId}`);
-  return Number(settled.balance_after);
-}
-
-export function refundStatements(
-  run: RunSql,
-  db: Kysely<Database>,
-  accountId: string,
-  amount: number,
-  requestId: string,
-): number {
-  const moved = run(moveBalance(db, accountId, amount, 0))[0];
-  if (!moved) throw new Error(`no account ${accountId}`);
-  const balance = Number(moved.credits);
-  run(entry(db, accountId, requestId, 'refund', amount, balance));
-  return balance;
-}
-
 // PostgreSQL's reserve as one call (migration 015); its parameters take the function's types.
 const RESERVE_CALL = 'select pagegrab_reserve($1, $2, $3, $4, $5, $6) as balance';
 
@@ -217,19 +159,12 @@ const RESERVE_CALL = 'select pagegrab_reserve($1, $2, $3, $4, $5, $6) as balance
  * relaxed unit of the group commit, shared with concurrent scrapes.
  */
 export async function reserveRelaxed(
-  store: Pick<Store, 'db' | 'dialect' | 'transact' | 'transactSql'>,
+  store: Pick<Store, 'db' | 'dialect' | 'transact'>,
   accountId: string,
   amount: number,
   requestId: string,
   hold: ReservationHold | null = null,
 ): Promise<number | null> {
-  if (store.transactSql) {
-    const { db } = store;
-    return store.transactSql(
-      (run) => reserveStatements(run, db, accountId, amount, requestId, hold),
-      { durable: false },
-    );
-  }
   if (store.dialect === 'sqlite') {
     return store.transact((trx) => reserveCredits(trx, accountId, amount, requestId, hold), {
       durable: false,

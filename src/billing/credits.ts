@@ -8,12 +8,7 @@
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import {
-  isOneOff,
-  type RunRecord,
-  saveOneOffStatements,
-  saveRunRecord,
-} from '../store/run-records.js';
+import { isOneOff, type RunRecord, saveRunRecord } from '../store/run-records.js';
 import type { Database } from '../store/schema.js';
 import {
   grantCredits,
@@ -21,20 +16,18 @@ import {
   recordOpeningGrant,
   refundCredits,
   refundIfReserved,
-  refundStatements,
   reserveCredits,
   reservedFor,
   reserveRelaxed,
   SETTLE_GRACE_MS,
   settleCredits,
-  settleStatements,
   shortOfCredits,
 } from './credit-ledger.js';
 import { endWithRecordPg } from './end-with-record-pg.js';
 
 export { type ReservationHold, SETTLE_GRACE_MS, shortOfCredits };
 
-export type Ledger = Pick<Store, 'db' | 'dialect' | 'transact' | 'transactSql'>;
+export type Ledger = Pick<Store, 'db' | 'dialect' | 'transact'>;
 
 /** A request's credits: who pays, under which id. */
 export interface CreditRequest {
@@ -110,23 +103,10 @@ export interface RequestEnd extends CreditRequest {
 /**
  * Settles or refunds a request and writes its record, as one unit: on PostgreSQL a one-off
  * record that ends what it holds whole is one statement (end-with-record-pg.ts: every round
- * trip is waited for by the answer); on the embedded engine a one-off record with what it
- * holds known is a synchronous unit of the commit group; otherwise one transaction. The
- * balance after.
+ * trip is waited for by the answer); otherwise one transaction. The balance after.
  */
 export function endRequest(store: Ledger, end: RequestEnd): Promise<number> {
   const { record, charged, held } = end;
-  if (store.transactSql && held !== null && isOneOff(record)) {
-    const { db } = store;
-    return store.transactSql((run) => {
-      const after =
-        charged === null
-          ? refundStatements(run, db, end.accountId, held, end.requestId)
-          : settleStatements(run, db, end.accountId, charged, end.requestId, held);
-      saveOneOffStatements(run, db, record);
-      return after;
-    });
-  }
   if (
     store.dialect === 'postgres' &&
     held !== null &&

@@ -17,11 +17,6 @@
  * A unit must only touch the database through the transaction it is given (no other I/O):
  * if any unit of a batch fails, the batch rolls back and its units run again one by one, so
  * each still commits or fails on its own.
- *
- * A unit made of compiled statements only (`runSql`: the reserve, the end of a one-off scrape
- * and kept results, on every scrape) runs them synchronously on the driver's connection, and a
- * batch of such units is begun and committed there too: through Kysely each statement cost a
- * chain of promises, and a batch four more statements (the two pragmas, begin, commit).
  */
 import { CompiledQuery, type Kysely } from 'kysely';
 import { inTransaction } from './in-transaction.js';
@@ -29,40 +24,13 @@ import type { Database } from './schema.js';
 
 export type TransactionWork<T> = (trx: Kysely<Database>) => Promise<T>;
 
-/** Runs one compiled statement on the writer's connection, synchronously: its rows. */
-export type RunSql = <Row>(query: CompiledQuery<Row>) => Row[];
-
-/** A unit made of compiled statements only, run synchronously (no other I/O, no awaits). */
-export type SqlWork<T> = (run: RunSql) => T;
-
-/** The part of a better-sqlite3 connection `sqlRunner` uses. */
-interface SqliteStatements {
-  prepare(sql: string): {
-    reader: boolean;
-    all(parameters: readonly unknown[]): unknown[];
-    run(parameters: readonly unknown[]): unknown;
-  };
-}
-
-/** Statements run as Kysely's SQLite driver runs them (rows of a reader, none otherwise). */
-export function sqlRunner(database: SqliteStatements): RunSql {
-  return <Row>(query: CompiledQuery<Row>) => {
-    const statement = database.prepare(query.sql);
-    if (statement.reader) return statement.all(query.parameters) as Row[];
-    statement.run(query.parameters);
-    return [];
-  };
-}
-
 export interface UnitOptions {
   /** Whether the commit must survive a power loss (fsync). Default true. */
   durable?: boolean;
 }
 
 interface Unit {
-  /** Either work through Kysely or statements run synchronously (`runSql`). */
-  work: TransactionWork<unknown> | null;
-  statements: SqlWork<unknown> | null;
+  work: TransactionWork<unknown>;
   durable: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -71,9 +39,6 @@ interface Unit {
 /** Compiled once: a batch ran Kysely's template compiler twice for two fixed texts. */
 const RELAXED = CompiledQuery.raw('PRAGMA synchronous = NORMAL');
 const FULL = CompiledQuery.raw('PRAGMA synchronous = FULL');
-const BEGIN = CompiledQuery.raw('begin');
-const COMMIT = CompiledQuery.raw('commit');
-const ROLLBACK = CompiledQuery.raw('rollback');
 
 /** Units per transaction: bounds how long one batch holds the writer. */
 const MAX_BATCH = 64;
@@ -118,35 +83,19 @@ export class CommitGroup {
 
   /**
    * `db`'s connection runs with `synchronous=FULL` (db.ts) for every other writer; batches
-   * relax it for their commit and restore it. `flushLog` syncs the write-ahead log. `runSql`
-   * runs a statement on `db`'s one connection (`sqlRunner` of the driver's database).
+   * relax it for their commit and restore it. `flushLog` syncs the write-ahead log.
    */
   constructor(
     private readonly db: Kysely<Database>,
     flushLog: FlushLog,
-    private readonly runSql: RunSql,
   ) {
     this.syncs = new SharedFlush(flushLog);
   }
 
   run<T>(work: TransactionWork<T>, options: UnitOptions = {}): Promise<T> {
-    return this.submit(work, null, options);
-  }
-
-  /** A unit of compiled statements, run synchronously in its batch's transaction. */
-  runStatements<T>(statements: SqlWork<T>, options: UnitOptions = {}): Promise<T> {
-    return this.submit(null, statements, options);
-  }
-
-  private submit<T>(
-    work: TransactionWork<T> | null,
-    statements: SqlWork<T> | null,
-    options: UnitOptions,
-  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({
         work,
-        statements,
         durable: options.durable ?? true,
         resolve: resolve as (value: unknown) => void,
         reject,
@@ -174,7 +123,11 @@ export class CommitGroup {
   private async together(batch: Unit[]): Promise<void> {
     let results: unknown[];
     try {
-      results = await this.transaction(batch);
+      results = await this.transaction(async (trx) => {
+        const out: unknown[] = [];
+        for (const unit of batch) out.push(await unit.work(trx));
+        return out;
+      });
     } catch {
       // One unit (or the commit) failed: each runs again alone and answers for itself.
       for (const unit of batch) await this.alone(unit);
@@ -185,7 +138,7 @@ export class CommitGroup {
 
   private async alone(unit: Unit): Promise<void> {
     try {
-      this.answer([unit], await this.transaction([unit]));
+      this.answer([unit], [await this.transaction(unit.work)]);
     } catch (error) {
       unit.reject(error);
     }
@@ -209,45 +162,15 @@ export class CommitGroup {
     );
   }
 
-  /** The units' results, committed together in one transaction. */
-  private transaction(units: Unit[]): Promise<unknown[]> {
+  private transaction<T>(work: TransactionWork<T>): Promise<T> {
     // One connection throughout, so no other statement runs while the setting is relaxed.
     return this.db.connection().execute(async (connection) => {
-      if (units.every((unit) => unit.statements)) return this.statementsOnly(units);
       await connection.executeQuery(RELAXED);
       try {
-        return await inTransaction(connection, async (trx) => {
-          const out: unknown[] = [];
-          for (const unit of units) {
-            out.push(unit.statements ? unit.statements(this.runSql) : await unit.work?.(trx));
-          }
-          return out;
-        });
+        return await inTransaction(connection, work);
       } finally {
         await connection.executeQuery(FULL);
       }
     });
-  }
-
-  /** A batch of statement units, begun and committed on the connection without Kysely. */
-  private statementsOnly(units: Unit[]): unknown[] {
-    const run = this.runSql;
-    run(RELAXED);
-    try {
-      run(BEGIN);
-      try {
-        const out = units.map((unit) => unit.statements?.(run));
-        run(COMMIT);
-        return out;
-      } catch (error) {
-        // Some failures (a full disk, I/O) have already rolled the transaction back.
-        try {
-          run(ROLLBACK);
-        } catch {}
-        throw error;
-      }
-    } finally {
-      run(FULL);
-    }
   }
 }

@@ -10,14 +10,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DEFAULTS } from '../config.js';
-import {
-  CommitGroup,
-  type RunSql,
-  type SqlWork,
-  sqlRunner,
-  type TransactionWork,
-  type UnitOptions,
-} from './commit-group.js';
+import { CommitGroup, type TransactionWork, type UnitOptions } from './commit-group.js';
 import type { Dialect } from './dialect.js';
 import { inTransaction } from './in-transaction.js';
 import { migrate } from './migrations/index.js';
@@ -48,14 +41,8 @@ export interface Store {
    */
   transact<T>(work: TransactionWork<T>, options?: UnitOptions): Promise<T>;
   /**
-   * `transact` for work made of compiled statements only, run synchronously in the commit
-   * group's transaction (commit-group.ts `runStatements`). The embedded engine only: absent
-   * on PostgreSQL, where callers use `transact`.
-   */
-  transactSql?<T>(work: SqlWork<T>, options?: UnitOptions): Promise<T>;
-  /**
    * One statement committed alone as a relaxed unit (not fsynced: kept results): on SQLite a
-   * statement unit of the commit group; on PostgreSQL one round trip, outside any explicit
+   * relaxed unit of the commit group; on PostgreSQL one round trip, outside any explicit
    * transaction, on a connection of the relaxed pool. Its rows.
    */
   runRelaxed<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
@@ -126,8 +113,6 @@ function withStatementCache(database: SqliteDatabase.Database) {
 
 interface SqliteHandles {
   db: Kysely<Database>;
-  /** Statements on the writer's connection, for the commit group (hold the writer first). */
-  runSql: RunSql;
   reader: SqliteDatabase.Database;
   /** Syncs the write-ahead log (what synchronous=FULL does at each commit), off the thread. */
   flushLog(): Promise<void>;
@@ -168,10 +153,10 @@ function openSqlite(dataDir: string): SqliteHandles {
   const reader = withStatementCache(new SqliteDatabase(file));
   reader.pragma('query_only = ON');
   reader.pragma('busy_timeout = 5000');
-  // One statement cache for Kysely's driver and the commit group's own statements.
-  const writer = withStatementCache(database);
-  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: writer }) });
-  return { db, runSql: sqlRunner(writer), reader, ...walSyncer(file) };
+  const db = new Kysely<Database>({
+    dialect: new FifoSqliteDialect({ database: withStatementCache(database) }),
+  });
+  return { db, reader, ...walSyncer(file) };
 }
 
 /**
@@ -302,7 +287,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
     : async <Row>(query: CompiledQuery<Row>) => (await db.executeQuery(query)).rows;
   const version = sqlite?.reader.prepare('PRAGMA data_version').pluck();
-  const group = sqlite ? new CommitGroup(db, sqlite.flushLog, sqlite.runSql) : null;
+  const group = sqlite ? new CommitGroup(db, sqlite.flushLog) : null;
   return {
     db,
     dialect,
@@ -316,14 +301,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         : inTransaction(unitOptions?.durable === false && relaxedDb ? relaxedDb : db, work),
     runRelaxed: async <Row>(query: CompiledQuery<Row>) =>
       group
-        ? group.runStatements((run) => run(query), { durable: false })
+        ? group.run(async (trx) => (await trx.executeQuery(query)).rows, { durable: false })
         : (await (relaxedDb ?? db).executeQuery(query)).rows,
-    ...(group
-      ? {
-          transactSql: <T>(work: SqlWork<T>, unitOptions?: UnitOptions) =>
-            group.runStatements(work, unitOptions),
-        }
-      : {}),
     close: async () => {
       await db.destroy();
       await relaxedDb?.destroy();

@@ -103,23 +103,20 @@ export async function countInDay(
   record: DayContribution,
   sign: 1 | -1,
 ): Promise<void> {
-  await db.executeQuery(dayCount(db, record, sign));
-}
-
-/** `countInDay`'s statement, compiled (for a synchronous unit: run-records.ts). */
-export function dayCount(db: Kysely<Database>, record: DayContribution, sign: 1 | -1) {
   const timed = record.duration_ms === null ? 0 : 1;
-  return upsertDay(
-    db,
-    record.account_id,
-    Math.floor(Number(record.created_at) / DAY_MS),
-    record.host ?? '',
-    record.status,
-    sign,
-    sign * Number(record.credits),
-    sign * Number(record.duration_ms ?? 0),
-    sign * timed,
-    sign === 1 ? record.error : null,
+  await db.executeQuery(
+    upsertDay(
+      db,
+      record.account_id,
+      Math.floor(Number(record.created_at) / DAY_MS),
+      record.host ?? '',
+      record.status,
+      sign,
+      sign * Number(record.credits),
+      sign * Number(record.duration_ms ?? 0),
+      sign * timed,
+      sign === 1 ? record.error : null,
+    ),
   );
 }
 

@@ -6,9 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import { appError } from '../errors.js';
-import type { RunSql } from './commit-group.js';
 import { preparedQuery } from './prepared-query.js';
-import { countInDay, dayCount } from './request-days.js';
+import { countInDay } from './request-days.js';
 import { countScheduledOutcome } from './schedules.js';
 import type { Database } from './schema.js';
 import { nextChangeSeq } from './workflow-change-seq.js';
@@ -143,16 +142,6 @@ const insertOneOff = preparedQuery((db, ...values: unknown[]) =>
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id'),
 );
-
-/**
- * `saveRunRecord` of a one-off record (`isOneOff`) as synchronous statements, for a unit of
- * the embedded engine's commit group (`Store.transactSql`); `db` only compiles them.
- */
-export function saveOneOffStatements(run: RunSql, db: Kysely<Database>, record: RunRecord): void {
-  const row = toRow(record);
-  const inserted = run(insertOneOff(db, ...COLUMNS.map((column) => row[column])));
-  if (inserted.length > 0) run(dayCount(db, row, 1));
-}
 
 /**
  * Inserts the record, or completes a pending one (webhook runs), and updates the workflow.

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
-import { CommitGroup, type RunSql, sqlRunner } from '../../src/store/commit-group.js';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { CommitGroup } from '../../src/store/commit-group.js';
 import type { Database } from '../../src/store/schema.js';
 
 /** A log sync the test ends by hand: `syncs` are those asked for, `finish` ends the oldest. */
@@ -31,29 +31,15 @@ const turns = async (n = 5) => {
 
 async function setUp(flushLog: () => Promise<void> = async () => {}) {
   let commits = 0;
-  let queries = 0;
-  const database = new SqliteDatabase(':memory:');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database }),
+    dialect: new SqliteDialect({ database: new SqliteDatabase(':memory:') }),
     log: (event) => {
-      if (event.level === 'query') queries++;
       if (event.level === 'query' && /^commit$/i.test(event.query.sql)) commits++;
     },
   });
   await sql`create table t (n integer primary key)`.execute(db);
-  return {
-    db,
-    group: new CommitGroup(db, flushLog, sqlRunner(database)),
-    commits: () => commits,
-    queries: () => queries,
-  };
+  return { db, group: new CommitGroup(db, flushLog), commits: () => commits };
 }
-
-/** The statement unit twin of `insert`. */
-const insertStatement = (n: number) => (run: RunSql) => {
-  run(CompiledQuery.raw('insert into t (n) values (?)', [n]));
-  return n * 10;
-};
 
 const insert = (n: number) => async (trx: Kysely<Database>) => {
   await sql`insert into t (n) values (${n})`.execute(trx);
@@ -154,44 +140,4 @@ test('a failed log sync fails the durable units that waited for it, not the rela
   ]);
   assert.equal(answers[0].status, 'fulfilled');
   assert.match(String((answers[1] as PromiseRejectedResult).reason), /EIO/);
-});
-
-test('statement units commit together without one query through Kysely, each with its own result', async () => {
-  const { db, group, queries } = await setUp();
-  const before = queries(); // the table's creation
-  const numbers = Array.from({ length: 20 }, (_, i) => i + 1);
-  const results = await Promise.all(numbers.map((n) => group.runStatements(insertStatement(n))));
-  assert.deepEqual(
-    results,
-    numbers.map((n) => n * 10),
-  );
-  assert.equal(
-    queries() - before,
-    0,
-    'begin, the statements and commit all on the connection itself',
-  );
-  assert.deepEqual(await stored(db), numbers);
-  const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db);
-  assert.equal(rows[0]?.synchronous, 2, 'the connection is left durable for other writers');
-});
-
-test('a failing statement unit fails alone, beside Kysely units in the same batch', async () => {
-  const { db, group } = await setUp();
-  const failing = (run: RunSql) => {
-    run(CompiledQuery.raw('insert into t (n) values (?)', [500]));
-    throw new Error('unit failed');
-  };
-  const answers = await Promise.allSettled([
-    group.runStatements(insertStatement(1)),
-    group.run(insert(2)),
-    group.runStatements(failing),
-    group.runStatements(insertStatement(1)), // a duplicate key: fails on its own too
-    group.runStatements(insertStatement(3), { durable: false }),
-  ]);
-  assert.deepEqual(
-    answers.map((a) => a.status),
-    ['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled'],
-  );
-  assert.match(String((answers[2] as PromiseRejectedResult).reason), /unit failed/);
-  assert.deepEqual(await stored(db), [1, 2, 3]);
 });
