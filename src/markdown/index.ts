@@ -30,7 +30,7 @@ import { pageRegion, saysArticle } from './page-region.js';
 import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { findProductGrid } from './product-grid.js';
-import { dropBesideProduct, isProductPage } from './product-page.js';
+import { dropBesideProduct, isProductPage, showProductBlocks } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
@@ -177,6 +177,7 @@ function extractedContent(
   // looked for before chrome goes: shops print the price for screen readers only, or in
   // an element hidden from them beside its visible twin
   const grid = product ? null : findProductGrid(body);
+  if (product) showProductBlocks(body);
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
