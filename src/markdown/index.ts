@@ -24,7 +24,7 @@ import {
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { describedItems, listAround } from './list-region.js';
-import { linkDensity, textLength } from './measure.js';
+import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion, saysArticle } from './page-region.js';
 import { sectionsAround } from './page-sections.js';
@@ -36,7 +36,7 @@ import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
-import { structuredBody } from './structured-body.js';
+import { productDescription, structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
@@ -144,6 +144,7 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   // the posts they answer and repeat their authors' signatures
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
+  if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   prependHeadline(content, headline);
   return content;
 }
@@ -164,6 +165,26 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   const dataLength = textLength(data);
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
+
+/**
+ * The product's description from its schema.org data, when the extraction is short and
+ * does not hold it: the page is a script's shell, and what the extraction found beside the
+ * product (a notice, a shipping banner) is not the product.
+ */
+function describedProduct(content: ElementNode, jsonLd: readonly string[]): ElementNode | null {
+  if (textLength(content) >= ENOUGH_TEXT) return null;
+  const html = productDescription(jsonLd);
+  if (html.length < TOO_LITTLE_TEXT) return null;
+  const data = createElement('div');
+  data.children = parseDocument(html).root.children;
+  for (const child of data.children) child.parent = data;
+  if (textLength(data) < TOO_LITTLE_TEXT) return null;
+  const opening = innerText(data).slice(0, DESCRIPTION_OPENING);
+  return innerText(content).includes(opening) ? null : data;
+}
+
+/** Characters of the description's opening looked for in the extraction. */
+const DESCRIPTION_OPENING = 60;
 
 function extractedContent(
   doc: ParsedDocument,

@@ -11,7 +11,7 @@
  * by schema.org's Review markup; a page's words are never read, so any language is served.
  */
 import { isHidden } from './boilerplate.js';
-import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
+import { type ElementNode, findFirst, hasItemType, type Node, removeNodes } from './dom.js';
 import { linkDensity, textLength } from './measure.js';
 import { findProductGrid } from './product-grid.js';
 
@@ -72,6 +72,7 @@ function buyForms(el: ElementNode, cap: number): number {
  * shows it again at some width (`hidden md:block`, `d-none d-lg-block`).
  */
 export function showProductBlocks(body: ElementNode): void {
+  separateLabels(body);
   const controlled = new Set<string>();
   const panels: ElementNode[] = [];
   const hidden: ElementNode[] = [];
@@ -97,6 +98,38 @@ export function showProductBlocks(body: ElementNode): void {
   }
   removeNodes(hidden.filter((el) => !opened.has(el) && !holdsProse(el)));
 }
+
+/** Class names of a specification's label and of its value (`__label`, `-name`; `__value`). */
+const LABEL_CLASS = /(?:^|[\s_-])(?:label|name|key|term|title|attr)(?:$|[\s_-])/i;
+const VALUE_CLASS = /(?:^|[\s_-])(?:value|val|data|desc)(?:$|[\s_-])/i;
+
+/**
+ * Sets a space, in place, between a specification's label and its value written side by
+ * side (`<span class="…__label">Weight</span><span class="…__value">12 oz</span>`): the
+ * style sheet sets them apart, and without it they read as one word ("Weight12 oz").
+ */
+function separateLabels(el: ElementNode): void {
+  let previous: ElementNode | null = null;
+  for (let i = 0; i < el.children.length; i++) {
+    const child = el.children[i] as Node;
+    if (child.type === 'text') {
+      // a machine id alone (a template's obfuscated "Sponsored" label) is not text to read
+      if (MACHINE_ID.test(child.text)) child.text = '';
+      else if (child.text !== '') previous = null;
+      continue;
+    }
+    if (previous && isLabel(previous) && VALUE_CLASS.test(child.attrs.class ?? '')) {
+      el.children.splice(i, 0, { type: 'text', text: ' ', parent: el });
+      i++;
+    }
+    previous = child;
+    separateLabels(child);
+  }
+}
+
+const MACHINE_ID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
+
+const isLabel = (el: ElementNode) => LABEL_CLASS.test(el.attrs.class ?? '');
 
 /** A paragraph this long (characters) is prose: a "read more" toggle's full text. */
 const PROSE = 150;

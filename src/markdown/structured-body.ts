@@ -26,6 +26,39 @@ export function structuredBody(scripts: readonly string[]): string {
   return best;
 }
 
+/**
+ * The description of the page's schema.org Product (or ProductGroup), as HTML; '' when none.
+ * A shop whose product page is rendered by a script ships it there for search engines.
+ */
+export function productDescription(scripts: readonly string[]): string {
+  let best = '';
+  for (const source of scripts) {
+    if (source.length > MAX_JSON) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(source);
+    } catch {
+      continue;
+    }
+    for (const html of descriptionsIn(data, 0)) if (html.length > best.length) best = html;
+  }
+  return best;
+}
+
+function descriptionsIn(data: unknown, depth: number): string[] {
+  if (depth > 8) return [];
+  if (Array.isArray(data)) return data.flatMap((item) => descriptionsIn(item, depth + 1));
+  if (!isObject(data)) return [];
+  const out: string[] = [];
+  if (typesOf(data).some((t) => PRODUCT.test(t))) out.push(asHtml(data.description));
+  for (const value of Object.values(data)) {
+    if (typeof value === 'object') out.push(...descriptionsIn(value, depth + 1));
+  }
+  return out.filter((html) => html !== '');
+}
+
+const PRODUCT = /^(?:https?:\/\/schema\.org\/)?Product(?:Group)?$/;
+
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null;
