@@ -6,12 +6,14 @@
  * References of product pages (WCXB) leave them out.
  *
  * A page is a product page when it says so in its markup: schema.org Product (JSON-LD or
- * microdata) or `og:type` product. Only there are those blocks dropped, by the names shop
- * templates give them in their class or id (as Readability's own candidates are named) or
- * by schema.org's Review markup; a page's words are never read, so any language is served.
+ * microdata), `og:type` product, or one buy form (a collection page has one a card). Only
+ * there are those blocks dropped, by the names shop templates give them in their class or
+ * id (as Readability's own candidates are named) or by schema.org's Review markup; and the
+ * rows of other products (product-grid.ts's cards) and the lists of links to other pages
+ * (brands, categories) that shops set under the product go by their shape. A page's words
+ * are never read, so any language is served.
  */
-import { isHidden } from './boilerplate.js';
-import { type ElementNode, findFirst, hasItemType, type Node, removeNodes } from './dom.js';
+import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
 import { linkDensity, textLength } from './measure.js';
 import { findProductGrid } from './product-grid.js';
 
@@ -58,109 +60,6 @@ function buyForms(el: ElementNode, cap: number): number {
     if (count >= cap) return count;
   }
   return count;
-}
-
-/**
- * Sets, in place, the product's blocks as a reader sees them, before chrome removal (which
- * drops hidden elements). Its collapsed panels open: the description, specifications and
- * details that shops set in accordions and tabs, hidden until a reader clicks their toggle.
- * A panel is told by ARIA alone: a hidden element (the `hidden` attribute, `display:none`,
- * `aria-hidden`, a hiding class) whose id a toggle names in `aria-controls`, the toggle
- * saying it opens something (`aria-expanded`, or a tab). And the blocks the template hides
- * with the CSS frameworks' utility classes (`hide`, `hidden`, `d-none`) go: a store's
- * metadata fields, a variant's other price, a form's messages. Not when the class list
- * shows it again at some width (`hidden md:block`, `d-none d-lg-block`).
- */
-export function showProductBlocks(body: ElementNode): void {
-  separateLabels(body);
-  const controlled = new Set<string>();
-  const panels: ElementNode[] = [];
-  const hidden: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      const a = child.attrs;
-      if (a['aria-controls'] && (a['aria-expanded'] !== undefined || a.role === 'tab')) {
-        for (const id of a['aria-controls'].split(/\s+/)) if (id) controlled.add(id);
-      }
-      const byClass = hiddenByClass(a.class);
-      if (a.id !== undefined && (byClass || isHidden(child))) panels.push(child);
-      if (byClass) hidden.push(child);
-      walk(child);
-    }
-  };
-  walk(body);
-  const opened = new Set<ElementNode>();
-  for (const panel of panels) {
-    if (!controlled.has(panel.attrs.id ?? '')) continue;
-    panel.attrs = shownAttrs(panel.attrs);
-    opened.add(panel);
-  }
-  removeNodes(hidden.filter((el) => !opened.has(el) && !holdsProse(el)));
-}
-
-/** Class names of a specification's label and of its value (`__label`, `-name`; `__value`). */
-const LABEL_CLASS = /(?:^|[\s_-])(?:label|name|key|term|title|attr)(?:$|[\s_-])/i;
-const VALUE_CLASS = /(?:^|[\s_-])(?:value|val|data|desc)(?:$|[\s_-])/i;
-
-/**
- * Sets a space, in place, between a specification's label and its value written side by
- * side (`<span class="…__label">Weight</span><span class="…__value">12 oz</span>`): the
- * style sheet sets them apart, and without it they read as one word ("Weight12 oz").
- */
-function separateLabels(el: ElementNode): void {
-  let previous: ElementNode | null = null;
-  for (let i = 0; i < el.children.length; i++) {
-    const child = el.children[i] as Node;
-    if (child.type === 'text') {
-      // a machine id alone (a template's obfuscated "Sponsored" label) is not text to read
-      if (MACHINE_ID.test(child.text)) child.text = '';
-      else if (child.text !== '') previous = null;
-      continue;
-    }
-    if (previous && isLabel(previous) && VALUE_CLASS.test(child.attrs.class ?? '')) {
-      el.children.splice(i, 0, { type: 'text', text: ' ', parent: el });
-      i++;
-    }
-    previous = child;
-    separateLabels(child);
-  }
-}
-
-const MACHINE_ID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i;
-
-const isLabel = (el: ElementNode) => LABEL_CLASS.test(el.attrs.class ?? '');
-
-/** A paragraph this long (characters) is prose: a "read more" toggle's full text. */
-const PROSE = 150;
-
-function holdsProse(el: ElementNode): boolean {
-  for (const child of el.children) {
-    if (child.type !== 'element') continue;
-    if (child.tag === 'p' ? textLength(child) >= PROSE : holdsProse(child)) return true;
-  }
-  return false;
-}
-
-const HIDING_CLASS = /(?:^|\s)(?:hide|hidden|d-none|is-hidden)(?:$|\s)/;
-/** Tailwind's `md:block`, Bootstrap's `d-lg-flex`: shown again from some width on. */
-const SHOWING_CLASS =
-  /(?:^|\s)(?:[a-z0-9-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]+-(?:block|flex|grid|inline|inline-block|inline-flex|table))(?:$|\s)/;
-
-function hiddenByClass(cls: string | undefined): boolean {
-  return cls !== undefined && HIDING_CLASS.test(cls) && !SHOWING_CLASS.test(cls);
-}
-
-/** A copy (copies of the tree share attrs objects) without the hiding markers. */
-function shownAttrs(attrs: Record<string, string>): Record<string, string> {
-  const copy = { ...attrs };
-  delete copy.hidden;
-  if (copy.class)
-    copy.class = copy.class.replace(/(?:^|\s)(?:hide|hidden|d-none|is-hidden)(?=$|\s)/g, '');
-  if (copy['aria-hidden'] === 'true') delete copy['aria-hidden'];
-  if (copy.style)
-    copy.style = copy.style.replace(/(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*;?/gi, '');
-  return copy;
 }
 
 /**
