@@ -7,7 +7,7 @@
  * furniture store's specifications, a jacket's material and care). A panel is told by ARIA
  * alone, so any language is served. Blocks the template hides with the CSS frameworks'
  * utility classes are a store's raw metadata fields, a variant's other price, a form's
- * messages: they go, unless they hold a paragraph of prose (a "read more" toggle's full
+ * messages: they go, unless they hold a sentence of prose (a "read more" toggle's full
  * text, which the references keep). Specification labels written against their values get
  * a space, and text that is only a machine id goes.
  */
@@ -83,8 +83,11 @@ const MACHINE_ID = /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 const isLabel = (el: ElementNode) => LABEL_CLASS.test(el.attrs.class ?? '');
 
-/** A paragraph this long (characters) is prose: a "read more" toggle's full text. */
-const PROSE = 150;
+/**
+ * A paragraph this long (characters) is a sentence of prose: a "read more" toggle's full
+ * text, a question's answer. 150 dropped a service page's answers (WCXB 0719, 0.976 → 0.958).
+ */
+const PROSE = 60;
 
 function holdsProse(el: ElementNode): boolean {
   for (const child of el.children) {

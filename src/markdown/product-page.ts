@@ -9,12 +9,11 @@
  * microdata), `og:type` product, or one buy form (a collection page has one a card). Only
  * there are those blocks dropped, by the names shop templates give them in their class or
  * id (as Readability's own candidates are named) or by schema.org's Review markup; and the
- * rows of other products (product-grid.ts's cards) and the lists of links to other pages
- * (brands, categories) that shops set under the product go by their shape. A page's words
- * are never read, so any language is served.
+ * rows of other products that shops set under the product (product-grid.ts's cards) go by
+ * their shape. A page's words are never read, so any language is served.
  */
 import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
-import { linkDensity, textLength } from './measure.js';
+import { textLength } from './measure.js';
 import { findProductGrid } from './product-grid.js';
 
 /** schema.org Product or ProductGroup as a JSON-LD `@type`, alone or in a list. */
@@ -95,35 +94,6 @@ function dropOtherProducts(body: ElementNode, limit: number): void {
     if (!grid || textLength(grid) >= limit || findFirst(grid, 'h1')) break;
     removeNodes([withHeading(grid, body)]);
   }
-  const lists: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      if ((child.tag === 'ul' || child.tag === 'ol') && isLinkList(child)) lists.push(child);
-      else walk(child);
-    }
-  };
-  walk(body);
-  removeNodes(lists.map((list) => withHeading(list, body)));
-}
-
-/** A list of this many items or more, each all link, is a list of other pages. */
-const LINK_ITEMS = 5;
-
-/** Brands, categories, "more inspiration": every item one link and nothing else. */
-function isLinkList(list: ElementNode): boolean {
-  let items = 0;
-  for (const child of list.children) {
-    if (child.type === 'text') {
-      if (child.text.trim()) return false;
-      continue;
-    }
-    if (child.tag !== 'li') return false;
-    const length = textLength(child);
-    if (length === 0 || linkDensity(child, length) < 1) return false;
-    items++;
-  }
-  return items >= LINK_ITEMS;
 }
 
 /** Text (characters) a block's heading holds beside it: a title and a line under it. */
