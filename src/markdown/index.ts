@@ -38,7 +38,8 @@ import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
-import { isDiscussionPage, isThreadPage } from './thread-page.js';
+import { isDiscussionPage, isStoryPage, isThreadPage } from './thread-page.js';
+import { postsAround } from './thread-posts.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 
@@ -229,7 +230,9 @@ function extractedContent(
     }
   }
   if (chosen) {
-    const content = widerRegion(wholeList(chosen, body, site), region, site);
+    // a product's reviews are built like posts, and are not its content
+    const posts = product ? null : threadPosts(chosen, body, doc, site);
+    const content = widerRegion(posts ?? wholeList(chosen, body, site), region, site);
     const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
     if (gridded !== content) return gridded;
     return region || saysArticle(root) ? content : besideSections(content, body, site);
@@ -239,6 +242,22 @@ function extractedContent(
   const whole = wholeBody(body);
   trimArticle(whole, site);
   return whole;
+}
+
+/** The thread's posts around the chosen one (thread-posts.ts), trimmed, when there are. */
+function threadPosts(
+  chosen: ElementNode,
+  body: ElementNode,
+  doc: ParsedDocument,
+  site: Site,
+): ElementNode | null {
+  const posts = postsAround(chosen, body);
+  // a story's comments are built like its text on some templates, and are not its content
+  if (!posts || isStoryPage(doc.root, doc.jsonLd)) return null;
+  const copy = createElement('div');
+  copy.children = posts.map((post) => cloneElement(post, copy));
+  trimArticle(copy, site);
+  return textLength(copy) > textLength(chosen) ? copy : null;
 }
 
 /** The list the chosen content is an item of (list-region.ts), trimmed, when there is one. */
