@@ -55,6 +55,8 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
+/** A page that says it is a product but shows a grid of this many cards is a collection. */
+const COLLECTION_CARDS = 12;
 /** The page's region (page-region.ts) replaces the extraction when it holds this many times its text. */
 const WIDE_REGION = 2;
 
@@ -138,8 +140,13 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const headline = withHeadline
     ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
     : '';
-  const product = isProductPage(doc.root, doc.jsonLd);
-  let content = extractedContent(doc, body, site, product);
+  const { content: extracted, product } = extractedContent(
+    doc,
+    body,
+    site,
+    isProductPage(doc.root, doc.jsonLd),
+  );
+  let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
   // the posts they answer and repeat their authors' signatures
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
@@ -165,18 +172,37 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
+/**
+ * The extracted content, and whether the page was read as a product page: one that says
+ * it is a product (`saysProduct`, product-page.ts) unless it shows a collection's grid.
+ */
 function extractedContent(
   doc: ParsedDocument,
   body: ElementNode,
   site: Site,
-  product: boolean,
-): ElementNode {
-  const { root, title } = doc;
+  saysProduct: boolean,
+): { content: ElementNode; product: boolean } {
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
   // looked for before chrome goes: shops print the price for screen readers only, or in
   // an element hidden from them beside its visible twin
-  const grid = product ? null : findProductGrid(body);
+  const found = findProductGrid(body);
+  // a category page names a featured item (or each card) a schema.org Product; a product
+  // page's grids are a row of related items, a handful of cards
+  const product = saysProduct && (found === null || found.cards < COLLECTION_CARDS);
+  const grid = product ? null : (found?.el ?? null);
+  return { content: chosenContent(doc, body, site, product, grid, pageTextLength), product };
+}
+
+function chosenContent(
+  doc: ParsedDocument,
+  body: ElementNode,
+  site: Site,
+  product: boolean,
+  grid: ElementNode | null,
+  pageTextLength: number,
+): ElementNode {
+  const { root, title } = doc;
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);

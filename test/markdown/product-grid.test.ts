@@ -24,7 +24,21 @@ const page = (grid: string) => `<!doctype html><html><head><title>Socks</title><
   <div class="collection"><h1>Socks</h1>${grid}</div></div>
   <div class="bottom"><p>BOTTOMTEXT Shop Example, all rights reserved.</p></div></body></html>`;
 
+/** The page with a schema.org Product in its data: the featured item a category page names. */
+const namingProduct = (grid: string) =>
+  page(grid).replace(
+    '</title>',
+    '</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Merino wool hiking sock model 0"}</script>',
+  );
+
 describe('the product grid of a collection', () => {
+  it('reads a page that names a Product but shows a grid of 16 cards as a collection', () => {
+    const cards = Array.from({ length: 16 }, (_, i) => card(i)).join('');
+    const md = htmlToMarkdown(namingProduct(`<ul class="grid">${cards}</ul>`), URL);
+    for (let i = 0; i < 16; i++) assert.match(md, new RegExp(`sock model ${i} with`));
+    assert.doesNotMatch(md, /Notice to consumers/);
+  });
+
   it('keeps every item and price of the grid when the scorer took the prose beside it', () => {
     const cards = Array.from({ length: 16 }, (_, i) => card(i)).join('');
     const md = htmlToMarkdown(page(`<ul class="grid">${cards}</ul>`), URL);
