@@ -20,11 +20,12 @@ import {
   type ParsedDocument,
   parseDocument,
   removeNodes,
+  type TextFigures,
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { describedItems, listAround } from './list-region.js';
-import { linkDensity, textLength } from './measure.js';
+import { linkDensity, textFigures, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion, saysArticle } from './page-region.js';
 import { sectionsAround } from './page-sections.js';
@@ -56,6 +57,12 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
+/** The grid replaces the extraction when it holds this share of its text... */
+const GRID_SHARE = 0.5;
+/** ...unless the extraction holds this share of the grid's text. */
+const GRID_HELD = 0.5;
+/** A page that says it is a product but shows a grid of this many cards is a collection. */
+const COLLECTION_CARDS = 12;
 /** The page's region (page-region.ts) replaces the extraction when it holds this many times its text. */
 const WIDE_REGION = 2;
 
@@ -139,8 +146,13 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const headline = withHeadline
     ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
     : '';
-  const product = isProductPage(doc.root, doc.jsonLd);
-  let content = extractedContent(doc, body, site, product);
+  const { content: extracted, product } = extractedContent(
+    doc,
+    body,
+    site,
+    isProductPage(doc.root, doc.jsonLd),
+  );
+  let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
   // the posts they answer and repeat their authors' signatures
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
@@ -166,18 +178,37 @@ function structuredFallback(content: ElementNode, jsonLd: readonly string[]): El
   return dataLength >= ENOUGH_TEXT && dataLength >= 2 * length ? data : null;
 }
 
+/**
+ * The extracted content, and whether the page was read as a product page: one that says
+ * it is a product (`saysProduct`, product-page.ts) unless it shows a collection's grid.
+ */
 function extractedContent(
   doc: ParsedDocument,
   body: ElementNode,
   site: Site,
-  product: boolean,
-): ElementNode {
-  const { root, title } = doc;
+  saysProduct: boolean,
+): { content: ElementNode; product: boolean } {
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
   // looked for before chrome goes: shops print the price for screen readers only, or in
   // an element hidden from them beside its visible twin
-  const grid = product ? null : findProductGrid(body);
+  const found = findProductGrid(body);
+  // a category page names a featured item (or each card) a schema.org Product; a product
+  // page's grids are a row of related items, a handful of cards
+  const product = saysProduct && (found === null || found.cards < COLLECTION_CARDS);
+  const grid = product ? null : (found?.el ?? null);
+  return { content: chosenContent(doc, body, site, product, grid, pageTextLength), product };
+}
+
+function chosenContent(
+  doc: ParsedDocument,
+  body: ElementNode,
+  site: Site,
+  product: boolean,
+  grid: ElementNode | null,
+  pageTextLength: number,
+): ElementNode {
+  const { root, title } = doc;
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
@@ -273,11 +304,42 @@ function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementN
 /**
  * The page's product grid (product-grid.ts), untrimmed (its items are links, which the
  * article trims read as link lists), when it holds at least as much text as the content
- * kept: the prose the scorer found beside the items (a notice, a filter's help), or a few
- * of the items. Not on a product page, whose grids are other products.
+ * kept (the prose the scorer found beside the items: a notice, a filter's help; or a few
+ * of the items), or GRID_SHARE of it when the content does not hold the grid (a category's
+ * long SEO text beside it). Content longer than the grid that holds it has the items, and
+ * the prose around them is the category's. Not on a product page, whose grids are other
+ * products.
  */
 function widerGrid(content: ElementNode, grid: ElementNode): ElementNode {
-  return textLength(grid) >= textLength(content) ? cloneElement(grid) : content;
+  const gridLength = textLength(grid);
+  const contentLength = textLength(content);
+  if (gridLength >= contentLength) return cloneElement(grid);
+  if (gridLength < GRID_SHARE * contentLength) return content;
+  return sharedText(content, grid) >= GRID_HELD * gridLength ? content : cloneElement(grid);
+}
+
+/** Copies share their text nodes' measures (measure.ts): the text of `b` that `a` holds. */
+function sharedText(a: ElementNode, b: ElementNode): number {
+  const marks = new Set<TextFigures>();
+  const mark = (el: ElementNode): void => {
+    for (const c of el.children) {
+      if (c.type === 'element') mark(c);
+      else marks.add(textFigures(c));
+    }
+  };
+  mark(a);
+  let shared = 0;
+  const count = (el: ElementNode): void => {
+    for (const c of el.children) {
+      if (c.type === 'element') count(c);
+      else {
+        const f = textFigures(c);
+        if (marks.has(f)) shared += f.length;
+      }
+    }
+  };
+  count(b);
+  return shared;
 }
 
 /** Whether `el` is still in the tree of `root` (chrome removal detaches whole subtrees). */
