@@ -27,7 +27,7 @@ import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { describedItems, listAround } from './list-region.js';
 import { linkDensity, textFigures, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
-import { pageRegion, saysArticle } from './page-region.js';
+import { pageRegion } from './page-region.js';
 import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { findProductGrid } from './product-grid.js';
@@ -266,7 +266,7 @@ function chosenContent(
     const content = widerRegion(posts ?? wholeList(chosen, body, site), region, site);
     const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
     if (gridded !== content) return gridded;
-    return region || saysArticle(root) ? content : besideSections(content, body, site);
+    return region ? content : besideSections(content, body, site);
   }
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
