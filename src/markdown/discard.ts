@@ -83,12 +83,15 @@ const TAGS = new Set(['div', 'section', 'span', 'p', 'ul', 'ol', 'li', 'aside', 
 /**
  * Removes named boilerplate holding at most `share` of the article's text; never one of
  * `items` (a list's items, whatever their classes say: `data-[voice-celebrating]` holds
- * "rating"), nor the blocks of a name that recurs through the article (templateParts).
+ * "rating"), nor the blocks of a name that recurs through the article (templateParts);
+ * with `wholeItems`, nothing inside the items either (region-items.ts: the parts of a
+ * listing's entries, titled by their links).
  */
 export function discardNamedBoilerplate(
   article: ElementNode,
   share: number,
   items: ReadonlySet<ElementNode> = NO_ITEMS,
+  wholeItems = false,
 ): void {
   const stats = new TreeStats();
   const total = stats.of(article).length;
@@ -97,6 +100,7 @@ export function discardNamedBoilerplate(
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
+      if (wholeItems && items.has(child)) continue;
       if (
         !items.has(child) &&
         (TAGS.has(child.tag) || isNamedCustomElement(child)) &&

@@ -32,6 +32,7 @@ import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { findProductGrid } from './product-grid.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
+import { regionItems } from './region-items.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
@@ -65,6 +66,10 @@ const GRID_HELD = 0.5;
 const COLLECTION_CARDS = 12;
 /** The page's region (page-region.ts) replaces the extraction when it holds this many times its text. */
 const WIDE_REGION = 2;
+/** A region that is a list: its items hold this share of its text... */
+const LIST_SHARE = 0.75;
+/** ...replaces the extraction when it holds this many times its text. */
+const LIST_WIDE = 1.25;
 
 const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -359,12 +364,23 @@ function besideSections(chosen: ElementNode, body: ElementNode, site: Site): Ele
   return textLength(copy) >= 2 * chosenLength ? copy : chosen;
 }
 
-/** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */
+/**
+ * The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text; or,
+ * when the region is a list (regionItems: its items hold LIST_SHARE of its text), trimmed
+ * with its items spared, when it holds LIST_WIDE times that text.
+ */
 function widerRegion(chosen: ElementNode, region: ElementNode | null, site: Site): ElementNode {
   if (!region) return chosen;
   const chosenLength = textLength(chosen);
-  if (textLength(region) < WIDE_REGION * chosenLength) return chosen;
+  const regionLength = textLength(region);
+  if (regionLength < LIST_WIDE * chosenLength) return chosen;
   const copy = cloneElement(region);
+  const { items, outerText } = regionItems(copy);
+  if (items.size > 0 && outerText >= LIST_SHARE * regionLength) {
+    trimArticle(copy, site, items, true);
+    return textLength(copy) >= LIST_WIDE * chosenLength ? copy : chosen;
+  }
+  if (regionLength < WIDE_REGION * chosenLength) return chosen;
   trimArticle(copy, site);
   return textLength(copy) >= WIDE_REGION * chosenLength ? copy : chosen;
 }
