@@ -4,7 +4,9 @@
  * without (bench/lib/floor-server.ts: a Fastify, b + key lookup, c + one durable SQLite write
  * through better-sqlite3, group-committed, d the same through Kysely, e + a pino line, f + a
  * request record in the same commit), then the service itself; with --postgres, c and d on
- * PostgreSQL (one statement per request) and the service on PostgreSQL. The 100 KB page at
+ * PostgreSQL (one statement per request) and the service on PostgreSQL; g adds to f what the
+ * defaults need (the block check, the day rollup, the kept result), each at its cheapest: the
+ * floor of the goal's "every default on". The 100 KB page at
  * concurrency 8 (--connections), --rounds rounds alternating the order; medians of req/s,
  * the ratio to the bare proxy and the server's CPU per request.
  *   node --import tsx bench/floor-scrape.ts [--seconds 4] [--rounds 3] [--postgres]
@@ -67,6 +69,7 @@ const servers: Server[] = [
   rung('d c through Kysely', 'floor-d'),
   rung('e + pino line to a file', 'floor-e'),
   rung('f + request record in the commit', 'floor-f'),
+  rung('g f + block check, day rollup, kept result (every default)', 'floor-g'),
   rung('service, SQLite', 'service'),
   ...(postgres
     ? [

@@ -188,7 +188,7 @@ if (kind === 'service') {
     ready({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
   );
 } else if (kind?.startsWith('floor-')) {
-  // bench/floor-scrape.ts's rungs (floor-server.ts): they import no pagegrab code.
+  // bench/floor-scrape.ts's rungs (floor-server.ts): they import no pagegrab code but g's block check.
   const { startFloorServer } = await import('./floor-server.js');
   const rung = kind.slice('floor-'.length) as Parameters<typeof startFloorServer>[0];
   const url = await startFloorServer(rung, dataDirArg ?? mkdtempSync(join(tmpdir(), 'floor-')));

@@ -35,8 +35,27 @@ const CHROME_ROLES = new Set([
 const CHROME_CLASS =
   /(?:^|[\s_-])(?:cookie|cookies|consent|gdpr|onetrust|cookiebar|share|sharing|social-?(?:links|share|icons|media)|sharedaddy|addthis|newsletter|subscribe|signup|skip-?link|sr-only|screen-?reader|visually-?hidden|visuallyhidden|print-only|ad-?slot|advert|advertisement|ads)(?:$|[\s_-])/i;
 
+/**
+ * Shown in print only, hidden on screen, by the CSS frameworks' display utilities: Bootstrap
+ * 4/5 `d-none d-print-block` (unless a breakpoint class shows it on some screen, as in
+ * `d-none d-md-block d-print-block`), Bootstrap 3 `visible-print-*`, Foundation
+ * `show-for-print`. A citation line, a copyright notice, a logo for the printout: not what
+ * the page shows.
+ */
+const PRINT_SHOWN =
+  /(?:^|\s)(?:visible-print(?:-block|-inline|-inline-block)?|show-for-print)(?:$|\s)/;
+const SCREEN_NONE = /(?:^|\s)d-none(?:$|\s)/;
+const PRINT_DISPLAY = /(?:^|\s)d-print-(?!none)[a-z-]+(?:$|\s)/;
+const SCREEN_DISPLAY = /(?:^|\s)d-(?:sm|md|lg|xl|xxl)-(?!none)[a-z-]+(?:$|\s)/;
+
+function printOnly(classes: string): boolean {
+  if (PRINT_SHOWN.test(classes)) return true;
+  return SCREEN_NONE.test(classes) && PRINT_DISPLAY.test(classes) && !SCREEN_DISPLAY.test(classes);
+}
+
 export function isHidden(el: ElementNode): boolean {
   const a = el.attrs;
+  if (a.class && printOnly(a.class)) return true;
   if (a.hidden !== undefined) return true;
   if (a['aria-hidden'] === 'true' && !(a.class ?? '').includes('fallback-image')) return true;
   const style = a.style;

@@ -83,31 +83,79 @@ const TAGS = new Set(['div', 'section', 'span', 'p', 'ul', 'ol', 'li', 'aside', 
 /**
  * Removes named boilerplate holding at most `share` of the article's text; never one of
  * `items` (a list's items, whatever their classes say: `data-[voice-celebrating]` holds
- * "rating").
+ * "rating"), nor the blocks of a name that recurs through the article (templateParts);
+ * with `wholeItems`, nothing inside the items either (region-items.ts: the parts of a
+ * listing's entries, titled by their links).
  */
 export function discardNamedBoilerplate(
   article: ElementNode,
   share: number,
   items: ReadonlySet<ElementNode> = NO_ITEMS,
+  wholeItems = false,
 ): void {
   const stats = new TreeStats();
   const total = stats.of(article).length;
   const doomed: ElementNode[] = [];
+  let found: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
+      if (wholeItems && items.has(child)) continue;
       if (
         !items.has(child) &&
         (TAGS.has(child.tag) || isNamedCustomElement(child)) &&
         isNamed(child) &&
         stats.of(child).length <= total * share
       ) {
-        doomed.push(child);
+        found.push(child);
       } else walk(child);
     }
   };
   walk(article);
+  // the parts spared are looked into as any other block is, until no name recurs
+  while (found.length > 0) {
+    const parts = templateParts(found, stats, total * share);
+    const spared = found.filter((el) => parts.has(el));
+    for (const el of found) if (!parts.has(el)) doomed.push(el);
+    found = [];
+    for (const el of spared) walk(el);
+  }
   removeNodes(doomed);
+}
+
+/**
+ * The names of an item's parts (its metadata, its buy button, its rating, its author and
+ * date), as against the names of a page's regions (menus, overlays, sidebars, replies).
+ */
+const ITEM_PART = /meta|button|rating|author|byline|timestamp/i;
+/**
+ * A name recurs on at least this many blocks when it is each item's part: a results page
+ * shows a page of items (20 and more), a row of related products beside a product a handful.
+ */
+const RECURRING = 16;
+
+/**
+ * The named blocks of one tag and class (digits left out), named as an item's part, that
+ * recur RECURRING times or more and together hold over `most` characters: a listing's cards each wrap their
+ * description in a block the template names for the card's buy button or its metadata
+ * (`cartButton`, `metadata-list-item`), and the list is the article's text. Boilerplate
+ * beside the text (a share bar, a byline) is small even where it repeats.
+ */
+function templateParts(found: ElementNode[], stats: TreeStats, most: number): Set<ElementNode> {
+  const groups = new Map<string, { els: ElementNode[]; text: number }>();
+  for (const el of found) {
+    if (!ITEM_PART.test(el.attrs.class ?? '')) continue;
+    const key = `${el.tag} ${(el.attrs.class ?? '').replace(/\d+/g, '')}`;
+    const group = groups.get(key) ?? { els: [], text: 0 };
+    group.els.push(el);
+    group.text += stats.of(el).length;
+    groups.set(key, group);
+  }
+  const parts = new Set<ElementNode>();
+  for (const { els, text } of groups.values()) {
+    if (els.length >= RECURRING && text > most) for (const el of els) parts.add(el);
+  }
+  return parts;
 }
 
 /** A custom element (`<pp-inline-teaser>`) carries its kind in its tag name. */

@@ -20,18 +20,20 @@ import {
   type ParsedDocument,
   parseDocument,
   removeNodes,
+  type TextFigures,
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { describedItems, listAround } from './list-region.js';
-import { innerText, linkDensity, textLength } from './measure.js';
+import { innerText, linkDensity, textFigures, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
-import { pageRegion, saysArticle } from './page-region.js';
+import { pageRegion } from './page-region.js';
 import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { showProductBlocks } from './product-blocks.js';
 import { findProductGrid } from './product-grid.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
+import { regionItems } from './region-items.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
@@ -39,7 +41,8 @@ import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
-import { isDiscussionPage, isThreadPage } from './thread-page.js';
+import { isDiscussionPage, isStoryPage, isThreadPage } from './thread-page.js';
+import { postsAround } from './thread-posts.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 
@@ -56,8 +59,18 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
+/** The grid replaces the extraction when it holds this share of its text... */
+const GRID_SHARE = 0.5;
+/** ...unless the extraction holds this share of the grid's text. */
+const GRID_HELD = 0.5;
+/** A page that says it is a product but shows a grid of this many cards is a collection. */
+const COLLECTION_CARDS = 12;
 /** The page's region (page-region.ts) replaces the extraction when it holds this many times its text. */
 const WIDE_REGION = 2;
+/** A region that is a list: its items hold this share of its text... */
+const LIST_SHARE = 0.75;
+/** ...replaces the extraction when it holds this many times its text. */
+const LIST_WIDE = 1.25;
 
 const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
@@ -139,8 +152,13 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const headline = withHeadline
     ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
     : '';
-  const product = isProductPage(doc.root, doc.jsonLd);
-  let content = extractedContent(doc, body, site, product);
+  const { content: extracted, product } = extractedContent(
+    doc,
+    body,
+    site,
+    isProductPage(doc.root, doc.jsonLd),
+  );
+  let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
   // the posts they answer and repeat their authors' signatures
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
@@ -187,18 +205,37 @@ function describedProduct(content: ElementNode, jsonLd: readonly string[]): Elem
 /** Characters of the description's opening looked for in the extraction. */
 const DESCRIPTION_OPENING = 60;
 
+/**
+ * The extracted content, and whether the page was read as a product page: one that says
+ * it is a product (`saysProduct`, product-page.ts) unless it shows a collection's grid.
+ */
 function extractedContent(
   doc: ParsedDocument,
   body: ElementNode,
   site: Site,
-  product: boolean,
-): ElementNode {
-  const { root, title } = doc;
+  saysProduct: boolean,
+): { content: ElementNode; product: boolean } {
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
   // looked for before chrome goes: shops print the price for screen readers only, or in
   // an element hidden from them beside its visible twin
-  const grid = product ? null : findProductGrid(body);
+  const found = findProductGrid(body);
+  // a category page names a featured item (or each card) a schema.org Product; a product
+  // page's grids are a row of related items, a handful of cards
+  const product = saysProduct && (found === null || found.cards < COLLECTION_CARDS);
+  const grid = product ? null : (found?.el ?? null);
+  return { content: chosenContent(doc, body, site, product, grid, pageTextLength), product };
+}
+
+function chosenContent(
+  doc: ParsedDocument,
+  body: ElementNode,
+  site: Site,
+  product: boolean,
+  grid: ElementNode | null,
+  pageTextLength: number,
+): ElementNode {
+  const { root, title } = doc;
   if (product) showProductBlocks(body);
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
@@ -252,16 +289,34 @@ function extractedContent(
     }
   }
   if (chosen) {
-    const content = widerRegion(wholeList(chosen, body, site), region, site);
+    // a product's reviews are built like posts, and are not its content
+    const posts = product ? null : threadPosts(chosen, body, doc, site);
+    const content = widerRegion(posts ?? wholeList(chosen, body, site), region, site);
     const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
     if (gridded !== content) return gridded;
-    return region || saysArticle(root) ? content : besideSections(content, body, site);
+    return region ? content : besideSections(content, body, site);
   }
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
   trimArticle(whole, site);
   return whole;
+}
+
+/** The thread's posts around the chosen one (thread-posts.ts), trimmed, when there are. */
+function threadPosts(
+  chosen: ElementNode,
+  body: ElementNode,
+  doc: ParsedDocument,
+  site: Site,
+): ElementNode | null {
+  const posts = postsAround(chosen, body);
+  // a story's comments are built like its text on some templates, and are not its content
+  if (!posts || isStoryPage(doc.root, doc.jsonLd)) return null;
+  const copy = createElement('div');
+  copy.children = posts.map((post) => cloneElement(post, copy));
+  trimArticle(copy, site);
+  return textLength(copy) > textLength(chosen) ? copy : null;
 }
 
 /** The list the chosen content is an item of (list-region.ts), trimmed, when there is one. */
@@ -277,11 +332,42 @@ function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementN
 /**
  * The page's product grid (product-grid.ts), untrimmed (its items are links, which the
  * article trims read as link lists), when it holds at least as much text as the content
- * kept: the prose the scorer found beside the items (a notice, a filter's help), or a few
- * of the items. Not on a product page, whose grids are other products.
+ * kept (the prose the scorer found beside the items: a notice, a filter's help; or a few
+ * of the items), or GRID_SHARE of it when the content does not hold the grid (a category's
+ * long SEO text beside it). Content longer than the grid that holds it has the items, and
+ * the prose around them is the category's. Not on a product page, whose grids are other
+ * products.
  */
 function widerGrid(content: ElementNode, grid: ElementNode): ElementNode {
-  return textLength(grid) >= textLength(content) ? cloneElement(grid) : content;
+  const gridLength = textLength(grid);
+  const contentLength = textLength(content);
+  if (gridLength >= contentLength) return cloneElement(grid);
+  if (gridLength < GRID_SHARE * contentLength) return content;
+  return sharedText(content, grid) >= GRID_HELD * gridLength ? content : cloneElement(grid);
+}
+
+/** Copies share their text nodes' measures (measure.ts): the text of `b` that `a` holds. */
+function sharedText(a: ElementNode, b: ElementNode): number {
+  const marks = new Set<TextFigures>();
+  const mark = (el: ElementNode): void => {
+    for (const c of el.children) {
+      if (c.type === 'element') mark(c);
+      else marks.add(textFigures(c));
+    }
+  };
+  mark(a);
+  let shared = 0;
+  const count = (el: ElementNode): void => {
+    for (const c of el.children) {
+      if (c.type === 'element') count(c);
+      else {
+        const f = textFigures(c);
+        if (marks.has(f)) shared += f.length;
+      }
+    }
+  };
+  count(b);
+  return shared;
 }
 
 /** Whether `el` is still in the tree of `root` (chrome removal detaches whole subtrees). */
@@ -301,12 +387,23 @@ function besideSections(chosen: ElementNode, body: ElementNode, site: Site): Ele
   return textLength(copy) >= 2 * chosenLength ? copy : chosen;
 }
 
-/** The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text. */
+/**
+ * The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text; or,
+ * when the region is a list (regionItems: its items hold LIST_SHARE of its text), trimmed
+ * with its items spared, when it holds LIST_WIDE times that text.
+ */
 function widerRegion(chosen: ElementNode, region: ElementNode | null, site: Site): ElementNode {
   if (!region) return chosen;
   const chosenLength = textLength(chosen);
-  if (textLength(region) < WIDE_REGION * chosenLength) return chosen;
+  const regionLength = textLength(region);
+  if (regionLength < LIST_WIDE * chosenLength) return chosen;
   const copy = cloneElement(region);
+  const { items, outerText } = regionItems(copy);
+  if (items.size > 0 && outerText >= LIST_SHARE * regionLength) {
+    trimArticle(copy, site, items, true);
+    return textLength(copy) >= LIST_WIDE * chosenLength ? copy : chosen;
+  }
+  if (regionLength < WIDE_REGION * chosenLength) return chosen;
   trimArticle(copy, site);
   return textLength(copy) >= WIDE_REGION * chosenLength ? copy : chosen;
 }

@@ -7,6 +7,12 @@
  * prose rather than links (a menu, a footer's columns, teaser lists are links), and those
  * sections hold several times the kept text, they are the content.
  *
+ * A block of teasers beside a story (two or more headings that link to other pages, each
+ * with its excerpt) is prose by its link share, but it is other pages: not a section. The
+ * page's `og:type` is not asked: WordPress themes call every page an article, service
+ * pages too, and a story's neighbours are told apart by the teasers' linked headings and by
+ * the sections having to hold twice the kept text (WIDE).
+ *
  * Told by shape alone (text and link text of sibling blocks), so it holds in any language.
  */
 import type { ElementNode, TextFigures } from './dom.js';
@@ -29,7 +35,15 @@ interface Figures {
   text: number;
   kept: number;
   links: number;
+  /** Text inside links to other pages (not `#…` toggles of an accordion or tabs). */
+  away: number;
+  /** Headings whose text is a link to another page: the titles of teasers. */
+  linkedHeadings: number;
 }
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** A block with this many linked headings is a list of teasers, not a section of the page. */
+const TEASERS = 2;
 
 /**
  * The sibling sections of `body` (chrome removed; not copies) around the extracted content
@@ -54,26 +68,32 @@ export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNod
   if (keptText === 0) return null;
 
   const figures = new Map<ElementNode, Figures>();
-  const measure = (el: ElementNode, inLink: boolean): Figures => {
-    const link = inLink || (el.tag === 'a' && Boolean(el.attrs.href));
-    const own: Figures = { text: 0, kept: 0, links: 0 };
+  const measure = (el: ElementNode, inLink: boolean, inAway: boolean): Figures => {
+    const href = el.tag === 'a' ? (el.attrs.href ?? '') : '';
+    const link = inLink || Boolean(href);
+    const away = inAway || (Boolean(href) && !href.startsWith('#'));
+    const own: Figures = { text: 0, kept: 0, links: 0, away: 0, linkedHeadings: 0 };
     for (const child of el.children) {
       if (child.type === 'text') {
         const f = textFigures(child);
         own.text += f.length;
         if (link) own.links += f.length;
+        if (away) own.away += f.length;
         if (marks.has(f)) own.kept += f.length;
         continue;
       }
-      const inner = measure(child, link);
+      const inner = measure(child, link, away);
       own.text += inner.text;
       own.kept += inner.kept;
       own.links += inner.links;
+      own.away += inner.away;
+      own.linkedHeadings += inner.linkedHeadings;
     }
+    if (HEADINGS.has(el.tag) && own.text > 0 && own.away >= 0.5 * own.text) own.linkedHeadings++;
     figures.set(el, own);
     return own;
   };
-  measure(body, false);
+  measure(body, false, false);
 
   // the path down to the smallest block that holds the kept text
   const path: ElementNode[] = [body];
@@ -97,7 +117,10 @@ export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNod
       if (!f) continue;
       if (
         child === holder ||
-        (isSection(child) && f.text >= MIN_SECTION && f.links < MAX_LINKS * f.text)
+        (isSection(child) &&
+          f.text >= MIN_SECTION &&
+          f.links < MAX_LINKS * f.text &&
+          f.linkedHeadings < TEASERS)
       ) {
         sections.push(child);
         text += f.text;

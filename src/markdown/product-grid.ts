@@ -41,9 +41,15 @@ interface Figures {
   price: boolean;
 }
 
-/** The grid of `body` with the most text, or null when the page shows none. Not a copy. */
-export function findProductGrid(body: ElementNode): ElementNode | null {
-  let best: ElementNode | null = null;
+/** A product grid: its element (not a copy) and the number of its cards. */
+export interface ProductGrid {
+  el: ElementNode;
+  cards: number;
+}
+
+/** The grid of `body` with the most text, or null when the page shows none. */
+export function findProductGrid(body: ElementNode): ProductGrid | null {
+  let best: ProductGrid | null = null;
   let bestText = 0;
   // how the last text (in document order) ended: a price split over two elements
   let tail: 'currency' | 'digit' | 'other' = 'other';
@@ -87,9 +93,12 @@ export function findProductGrid(body: ElementNode): ElementNode | null {
       own.price ||= figures.price;
       items?.push({ el: child, figures });
     }
-    if (items && own.price && own.text > bestText && isGrid(own, items)) {
-      best = el;
-      bestText = own.text;
+    if (items && own.price && own.text > bestText) {
+      const cards = gridCards(own, items);
+      if (cards > 0) {
+        best = { el, cards };
+        bestText = own.text;
+      }
     }
     return own;
   };
@@ -105,8 +114,9 @@ const PRICE_WORDS = 12;
 const SIGN_TEXT = 8;
 const AMOUNT = /[\d.,'\s\u00a0\u202f]+/g;
 
-function isGrid(own: Figures, items: { el: ElementNode; figures: Figures }[]): boolean {
-  if (items.length < MIN_ITEMS) return false;
+/** The number of cards of the grid's shape among `items`, 0 when they are no grid. */
+function gridCards(own: Figures, items: { el: ElementNode; figures: Figures }[]): number {
+  if (items.length < MIN_ITEMS) return 0;
   const shapes = new Map<string, { count: number; priced: number; text: number }>();
   for (const { el, figures } of items) {
     if (!figures.link || figures.text === 0) continue;
@@ -125,10 +135,10 @@ function isGrid(own: Figures, items: { el: ElementNode; figures: Figures }[]): b
       shape.priced >= PRICED_SHARE * shape.count &&
       shape.text >= ITEMS_SHARE * own.text
     ) {
-      return true;
+      return shape.count;
     }
   }
-  return false;
+  return 0;
 }
 
 const ITEM_TAGS = new Set(['li', 'article', 'tr', 'div', 'section']);

@@ -90,7 +90,7 @@ const MAX_GRIDS = 8;
  */
 function dropOtherProducts(body: ElementNode, limit: number): void {
   for (let i = 0; i < MAX_GRIDS; i++) {
-    const grid = findProductGrid(body);
+    const grid = findProductGrid(body)?.el;
     if (!grid || textLength(grid) >= limit || findFirst(grid, 'h1')) break;
     removeNodes([withHeading(grid, body)]);
   }

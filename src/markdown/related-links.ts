@@ -6,7 +6,8 @@
  * site's language ("Read more: <link>", "Lesen Sie auch", "Lea también:", "Czytaj też"...).
  * They are navigation, not the story. A block is dropped when it starts with such a label
  * and is either little more than the label (a heading for a list of links, which goes with
- * it) or a short line that is mostly a link. Calls to action: a short block that asks the
+ * it), a short line that is mostly a link, or lines that are links (the label on the first
+ * line of a paragraph, one story a line under it). Calls to action: a short block that asks the
  * reader to subscribe, sign up or download the app, opening with the appeal or addressing the
  * reader ("our newsletter"), so that a sentence of the story about signing up stays; the
  * comment form's prompt to log in first ("You must be logged in to post a comment"); and a
@@ -117,7 +118,11 @@ const LABELS = [
   'смотрите также',
 ];
 const LABEL = new RegExp(`^(?:${LABELS.join('|')})(?=$|\\s*[:：»>]|\\s+\\S)`, 'iu');
+const LABEL_START = new RegExp(`^(?:${LABELS.join('|')})`, 'iu');
 const LABEL_ONLY = new RegExp(`^(?:${LABELS.join('|')})\\s*[:：»>]?\\s*$`, 'iu');
+
+/** A labelled block of any length whose text is this much link text is a list of links. */
+const LINK_LINES = 0.7;
 
 const BLOCKS = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'aside']);
 const HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
@@ -177,7 +182,7 @@ export function removeRelatedLinks(article: ElementNode): void {
         walk(child);
         continue;
       }
-      const text = innerText(child);
+      const text = labelledText(child);
       if (text.length < 100 && CREDIT.test(text)) {
         // a photo credit or source line on its own ("Foto: dpa", "Source: Reuters")
         doomed.push(child);
@@ -198,13 +203,41 @@ export function removeRelatedLinks(article: ElementNode): void {
         doomed.push(child);
         const next = nextElement(children, i);
         if (next && linkDensity(next) >= (HEADINGS.has(child.tag) ? 0.3 : 0.5)) doomed.push(next);
-      } else if (text.length <= 200 && linkDensity(child, text.length) >= 0.4) {
+      } else if (linkedLines(child, text.length)) {
         doomed.push(child);
       } else walk(child);
     }
   };
   walk(article);
   removeNodes(doomed);
+}
+
+/**
+ * After its label, a short line that is mostly a link, or any number of lines that are
+ * links (the label, then one story a line under it): the links are the block.
+ */
+function linkedLines(block: ElementNode, length: number): boolean {
+  const density = linkDensity(block, length);
+  return (length <= 200 && density >= 0.4) || density >= LINK_LINES;
+}
+
+/**
+ * The block's text, with its line breaks as spaces when it opens with a label's words: a
+ * label on the first line of a paragraph (`<strong>Don't miss</strong><br><a>…</a>`) is a
+ * word of its own, not run into the next line's. Looked at only then: most blocks open
+ * with no label, and deep nesting must not be walked again at every level.
+ */
+function labelledText(block: ElementNode): string {
+  const text = innerText(block);
+  if (LABEL.test(text) || !LABEL_START.test(text)) return text;
+  const parts: string[] = [];
+  const collect = (node: ElementNode['children'][number]): void => {
+    if (node.type === 'text') parts.push(node.text);
+    else if (node.tag === 'br') parts.push(' ');
+    else for (const c of node.children) collect(c);
+  };
+  collect(block);
+  return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
 function nextElement(children: ElementNode['children'], i: number): ElementNode | null {

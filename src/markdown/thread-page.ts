@@ -68,3 +68,17 @@ export function isDiscussionPage(root: ElementNode, jsonLd: readonly string[]): 
     jsonLd.some((data) => DISCUSSION_TYPE.test(data)) || hasItemType(root, DISCUSSION_ITEMTYPE)
   );
 }
+
+/** schema.org's story types (Article and its kinds, BlogPosting) as a JSON-LD `@type`. */
+const STORY_TYPE =
+  /"@type"\s*:\s*(?:\[[^\]]*?)?"(?:https?:\/\/schema\.org\/)?(?:\w*Article|BlogPosting|Report)"/;
+const STORY_ITEMTYPE = /schema\.org\/(?:\w*Article|BlogPosting|Report)$/i;
+
+/**
+ * A page that says it is a story (schema.org Article, NewsArticle, BlogPosting...) and not a
+ * discussion: comments under it are built like its text on some templates, and are not it.
+ */
+export function isStoryPage(root: ElementNode, jsonLd: readonly string[]): boolean {
+  if (isDiscussionPage(root, jsonLd)) return false;
+  return jsonLd.some((data) => STORY_TYPE.test(data)) || hasItemType(root, STORY_ITEMTYPE);
+}

@@ -39,12 +39,14 @@ const RELATED =
 
 /**
  * `items`: the elements that are a list's items when the article is a list (list-region.ts):
- * neither their names nor their short lines make them boilerplate.
+ * neither their names nor their short lines make them boilerplate. `wholeItems`: nor the
+ * named parts inside them (a listing's `title-metadata`, its `ratings-container`).
  */
 export function trimArticle(
   article: ElementNode,
   site: Site = NO_SITE,
   items: ReadonlySet<ElementNode> = new Set(),
+  wholeItems = false,
 ): void {
   const doomed: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
@@ -58,7 +60,7 @@ export function trimArticle(
   removeNodes(doomed);
   removeRelatedLinks(article);
   // a named element holding more than this share of the article is the text's own wrapper
-  discardNamedBoilerplate(article, 0.4, items);
+  discardNamedBoilerplate(article, 0.4, items, wholeItems);
   removeEdgeBlocks(article, site, items);
   removeRepeatedCaptions(article);
   removePictureCredits(article);

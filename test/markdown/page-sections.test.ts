@@ -36,10 +36,33 @@ describe('the sections around the extracted text', () => {
     assert.doesNotMatch(md, /LINKS1/);
   });
 
-  it('leaves a page that says it is an article to the scorer', () => {
+  it('keeps the sections of a service page that says og:type article', () => {
+    // WordPress themes declare every page an article, service pages too
     const article = page.replace('<title>', '<meta property="og:type" content="article"><title>');
     const md = htmlToMarkdown(article, URL);
     assert.match(md, /We design packaging for cosmetics brands/);
-    assert.doesNotMatch(md, /FEATURE1/);
+    for (const mark of ['FEATURE1', 'STEP2', 'QUESTION2']) assert.match(md, new RegExp(mark));
+  });
+
+  it('does not take a block of teasers, headings linking to other pages, as a section', () => {
+    const teaser = (n: number) =>
+      `<div class="teaser"><h3><a href="/story-${n}">TEASER${n} Another story of the site</a></h3><p>An excerpt of that other story, a few lines long, so that the block is prose rather than links by its share of link text, as teaser lists with long excerpts are.</p></div>`;
+    const teasers = `<section class="more-stories">${[1, 2, 3, 4].map(teaser).join('')}</section>`;
+    const withTeasers = page.replace('<div class="links">', `${teasers}<div class="links">`);
+    const md = htmlToMarkdown(withTeasers, URL);
+    assert.match(md, /FEATURE1/);
+    assert.doesNotMatch(md, /TEASER1/);
+  });
+
+  it('counts headings that open an accordion (links to #) as headings, not teasers', () => {
+    const item = (n: number) =>
+      `<div class="item"><h5><a href="#">ACCORDION${n} How do you work with printers?</a></h5><p>We send the proofs to the printer, agree on the paper and the inks with them, and check the first sheets on the press ourselves before the run goes on.</p></div>`;
+    const accordion = `<section class="module module-accordion">${[1, 2, 3].map(item).join('')}</section>`;
+    const md = htmlToMarkdown(
+      page.replace('<div class="links">', `${accordion}<div class="links">`),
+      URL,
+    );
+    assert.match(md, /ACCORDION1/);
+    assert.match(md, /FEATURE1/);
   });
 });
