@@ -14,6 +14,7 @@
  */
 import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
+import { saysArticle } from './page-region.js';
 import { findProductGrid } from './product-grid.js';
 
 /** schema.org Product or ProductGroup as a JSON-LD `@type`, alone or in a list. */
@@ -36,14 +37,15 @@ export function isProductPage(root: ElementNode, jsonLd: readonly string[]): boo
     if ((el.attrs.property ?? el.attrs.name) !== 'og:type') continue;
     if ((el.attrs.content ?? '').trim().toLowerCase().startsWith('product')) return true;
   }
-  return hasItemType(root, PRODUCT_ITEMTYPE) || buyForms(root, 2) === 1;
+  return hasItemType(root, PRODUCT_ITEMTYPE) || (buyForms(root, 2) === 1 && !saysArticle(root));
 }
 
 /**
  * A shop's buy box: the form that puts the product in the cart, named so in its id, class
  * or action by the shop templates' conventions (`addToCart`, `product-form`, Shopify's
  * `/cart/add`, `buy-box`). A page with one is a product's page; a collection page has one a
- * card. Markup names, not page words: any language is served.
+ * card; an article (og:type article) with a shop's buy button beside its text is still an
+ * article. Markup names, not page words: any language is served.
  */
 const BUY_FORM = /add-?to-?(?:cart|bag|basket)|buy-?box|product-form|\/cart\/add/i;
 

@@ -80,13 +80,17 @@ describe('beside the product', () => {
     assert.doesNotMatch(md, /Toaster model|ROWHEADING/);
   });
 
-  it('takes a page with one buy form for a product page, not a page with several', () => {
+  it('takes a page with one buy form for a product page, not one with several or an article', () => {
     const form = (n: number) =>
       `<form action="/cart/add" method="post"><input type="hidden" name="id" value="${n}"><button>Buy</button></form>`;
     const one = parseDocument(page('', form(1))).root;
     const several = parseDocument(page('', form(1) + form(2) + form(3))).root;
+    const article = parseDocument(
+      page('<meta property="og:type" content="article">', form(1)),
+    ).root;
     assert.equal(isProductPage(one, []), true);
     assert.equal(isProductPage(several, []), false);
+    assert.equal(isProductPage(article, []), false);
   });
 
   it('gives the schema.org description when the markup is a script shell', () => {
