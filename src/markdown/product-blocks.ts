@@ -8,11 +8,12 @@
  * alone, so any language is served. Blocks the template hides with the CSS frameworks'
  * utility classes are a store's raw metadata fields, a variant's other price, a form's
  * messages: they go, unless they hold a sentence of prose (a "read more" toggle's full
- * text, which the references keep). Specification labels written against their values get
- * a space, and text that is only a machine id goes.
+ * text, which the references keep). The buy box around the cart's form or button (stock,
+ * delivery, instalments) goes. Specification labels written against their values get a
+ * space, and text that is only a machine id goes.
  */
 import { isHidden } from './boilerplate.js';
-import { type ElementNode, type Node, removeNodes } from './dom.js';
+import { type ElementNode, findFirst, type Node, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
 
 /**
@@ -25,6 +26,7 @@ import { textLength } from './measure.js';
  */
 export function showProductBlocks(body: ElementNode): void {
   separateLabels(body);
+  dropBuyBoxes(body);
   const controlled = new Set<string>();
   const panels: ElementNode[] = [];
   const hidden: ElementNode[] = [];
@@ -48,7 +50,57 @@ export function showProductBlocks(body: ElementNode): void {
     panel.attrs = shownAttrs(panel.attrs);
     opened.add(panel);
   }
-  removeNodes(hidden.filter((el) => !opened.has(el) && !holdsProse(el)));
+  removeNodes(hidden.filter((el) => !opened.has(el) && !holdsParagraph(el, PROSE)));
+}
+
+/**
+ * A buy control: the form, button or input that puts the product in the cart, named so by
+ * the shop templates' conventions in its id, class, name, action or test id.
+ */
+const BUY_CONTROL =
+  /add-?to-?(?:cart|bag|basket)|addtocart|atc-button|buy-?box|product-form|\/cart\/add/i;
+/** More buy controls than this are other products' quick-add buttons beside the product's. */
+const OWN_CONTROLS = 3;
+/** A buy box holds at most this much text (characters): a price, options, stock, shipping. */
+const BUY_BOX = 1000;
+/** A paragraph this long (characters) is the product's description, not the buy box's. */
+const DESCRIPTION = 150;
+
+/**
+ * Removes, in place, the buy boxes: each buy control with the wrappers around it that hold
+ * no `<h1>`, no paragraph of description and at most BUY_BOX characters. Their stock
+ * notes, delivery promises, instalment offers and option pickers are the shop's, not the
+ * product's: WCXB's references of product pages leave them out (32 of the 45 with a
+ * reference hold no price at all). Chrome removal takes the controls themselves.
+ */
+function dropBuyBoxes(body: ElementNode): void {
+  const controls: ElementNode[] = [];
+  const find = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (isBuyControl(child)) controls.push(child);
+      else find(child);
+    }
+  };
+  find(body);
+  const own = controls.length > OWN_CONTROLS ? controls.slice(0, 1) : controls;
+  const boxes = own.map((control) => {
+    let box = control;
+    for (let p = control.parent; p && p !== body; p = p.parent) {
+      if (textLength(p) > BUY_BOX || findFirst(p, 'h1') || holdsParagraph(p, DESCRIPTION)) break;
+      box = p;
+    }
+    return box;
+  });
+  removeNodes(boxes);
+}
+
+function isBuyControl(el: ElementNode): boolean {
+  if (el.tag !== 'form' && el.tag !== 'button' && el.tag !== 'input') return false;
+  const a = el.attrs;
+  return BUY_CONTROL.test(
+    `${a.id ?? ''} ${a.class ?? ''} ${a.name ?? ''} ${a.action ?? ''} ${a['data-testid'] ?? ''}`,
+  );
 }
 
 /** Class names of a specification's label and of its value (`__label`, `-name`; `__value`). */
@@ -89,10 +141,11 @@ const isLabel = (el: ElementNode) => LABEL_CLASS.test(el.attrs.class ?? '');
  */
 const PROSE = 60;
 
-function holdsProse(el: ElementNode): boolean {
+/** Whether `el` holds a `<p>` of at least `min` characters. */
+function holdsParagraph(el: ElementNode, min: number): boolean {
   for (const child of el.children) {
     if (child.type !== 'element') continue;
-    if (child.tag === 'p' ? textLength(child) >= PROSE : holdsProse(child)) return true;
+    if (child.tag === 'p' ? textLength(child) >= min : holdsParagraph(child, min)) return true;
   }
   return false;
 }

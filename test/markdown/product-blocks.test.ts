@@ -62,6 +62,15 @@ describe('a product page as a reader sees it', () => {
     assert.match(md, /READMORE/);
   });
 
+  it('drops the buy box around the cart button, not the description beside it', () => {
+    const box = `<div class="buy"><div class="stock">STOCKNOTE Only a few left, order soon</div>
+      <div class="ship">Free delivery on orders over €75</div>
+      <button class="add-to-cart">Add to cart</button></div>`;
+    const md = htmlToMarkdown(page(jsonLd(), box), URL);
+    assert.match(md, /limescale filter/);
+    assert.doesNotMatch(md, /STOCKNOTE|Free delivery/);
+  });
+
   it('sets a label apart from its value and drops text that is only a machine id', () => {
     const spec = `<div class="spec"><span class="spec__label">Weight</span><span class="spec__value">1200 g</span></div>
       <div class="tags"><span>S</span><span class="x">7868484a-db29-4baf-990e-8b645ccb1899</span></div>`;
