@@ -32,7 +32,7 @@ import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { showProductBlocks } from './product-blocks.js';
 import { findProductGrid } from './product-grid.js';
-import { dropBesideProduct, isProductPage } from './product-page.js';
+import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
 import { regionItems } from './region-items.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
@@ -148,23 +148,23 @@ export function extractMainContent(
 function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boolean): ElementNode {
   const title = doc.title;
   const site = collectSite(doc.root, body);
-  // the headline is looked for on the page as parsed: extraction removes it
-  const headline = withHeadline
-    ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
-    : '';
-  const { content: extracted, product } = extractedContent(
-    doc,
-    body,
-    site,
-    isProductPage(doc.root, doc.jsonLd),
-  );
+  const saysProduct = isProductPage(doc.root, doc.jsonLd);
+  // the headline is looked for on the page as parsed: extraction removes it; on a product
+  // page it is the product's name, which marks where the product starts
+  const headline =
+    withHeadline || saysProduct
+      ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
+      : '';
+  const { content: extracted, product } = extractedContent(doc, body, site, saysProduct);
   let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
   // the posts they answer and repeat their authors' signatures
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
-  prependHeadline(content, headline);
+  // what a product page sets above its name (breadcrumbs, promotions) is not the product
+  if (product && headline) dropAboveProductName(content, body, headline);
+  if (withHeadline) prependHeadline(content, headline);
   return content;
 }
 

@@ -13,7 +13,7 @@
  * their shape. A page's words are never read, so any language is served.
  */
 import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { innerText, textLength } from './measure.js';
 import { saysArticle } from './page-region.js';
 import { findProductGrid } from './product-grid.js';
 
@@ -119,4 +119,63 @@ function besideProduct(el: ElementNode): boolean {
     (a.class !== undefined && BESIDE_PRODUCT.test(a.class)) ||
     (a.id !== undefined && BESIDE_PRODUCT.test(a.id))
   );
+}
+
+/** The blocks above the product's name may hold at most this share of the content's text. */
+const ABOVE_NAME = 0.5;
+
+/**
+ * Removes, in place, the blocks of `content` (copies of `body`'s, sharing their attributes)
+ * that come before the product's name in the page: the `<h1>` saying `headline` (or the
+ * start of it: chrome removal has taken a label, a SKU in a `<label>`, out of it). A shop
+ * sets its breadcrumbs, promotion banners and delivery notices there; the product's
+ * gallery, buy box and description come after its name. Nothing is removed when the page
+ * has no such `<h1>`, or when the blocks before it hold over ABOVE_NAME of the content
+ * (a template that sets the description first).
+ */
+export function dropAboveProductName(
+  content: ElementNode,
+  body: ElementNode,
+  headline: string,
+): void {
+  // each element's span in document order, by its attributes (copies share them)
+  const spans = new Map<Readonly<Record<string, string>>, [number, number]>();
+  const key = squash(headline);
+  let count = 0;
+  let name = -1;
+  const walk = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      const start = count++;
+      if (name < 0 && child.tag === 'h1' && namesProduct(child, key)) name = start;
+      walk(child);
+      spans.set(child.attrs, [start, count]);
+    }
+  };
+  walk(body);
+  if (name < 0) return;
+  const above: ElementNode[] = [];
+  const cut = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      const span = spans.get(child.attrs);
+      if (span && span[1] <= name) above.push(child);
+      else if (!span || span[0] < name) cut(child);
+    }
+  };
+  cut(content);
+  let aboveText = 0;
+  for (const el of above) aboveText += textLength(el);
+  if (aboveText <= ABOVE_NAME * textLength(content)) removeNodes(above);
+}
+
+const squash = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+function namesProduct(h1: ElementNode, key: string): boolean {
+  const text = squash(innerText(h1));
+  return text.length > 0 && key.startsWith(text);
 }

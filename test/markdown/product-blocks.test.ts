@@ -89,6 +89,16 @@ describe('beside the product', () => {
     assert.doesNotMatch(md, /Toaster model|ROWHEADING/);
   });
 
+  it('drops what the product page sets above the product name, not what follows it', () => {
+    const html = `<!doctype html><html><head><title>Kettle 42</title>${jsonLd()}</head><body>
+      <div class="product"><p class="promo">PROMOBANNER 20% off every kettle this week with the code SPRING, in the shop and online</p>
+      <h1>Kettle 42</h1><div class="description">${description}</div></div></body></html>`;
+    const md = htmlToMarkdown(html, URL);
+    assert.match(md, /^# Kettle 42$/m);
+    assert.match(md, /limescale filter/);
+    assert.doesNotMatch(md, /PROMOBANNER/);
+  });
+
   it('takes a page with one buy form for a product page, not one with several or an article', () => {
     const form = (n: number) =>
       `<form action="/cart/add" method="post"><input type="hidden" name="id" value="${n}"><button>Buy</button></form>`;
