@@ -32,7 +32,7 @@ import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { findProductGrid } from './product-grid.js';
 import { dropBesideProduct, isProductPage } from './product-page.js';
-import { regionItems } from './region-items.js';
+import { type RegionItems, regionItems } from './region-items.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
@@ -268,7 +268,10 @@ function chosenContent(
   if (chosen) {
     // a product's reviews are built like posts, and are not its content
     const posts = product ? null : threadPosts(chosen, body, doc, site);
-    const content = widerRegion(posts ?? wholeList(chosen, body, site), region, site);
+    // a thread's posts are its items already: the region is not read as a list around them
+    const content = posts
+      ? widerRegion(posts, region, site, false)
+      : widerRegion(wholeList(chosen, body, site), region, site);
     const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
     if (gridded !== content) return gridded;
     return region ? content : besideSections(content, body, site);
@@ -364,18 +367,25 @@ function besideSections(chosen: ElementNode, body: ElementNode, site: Site): Ele
   return textLength(copy) >= 2 * chosenLength ? copy : chosen;
 }
 
+const NO_ITEMS: RegionItems = { items: new Set(), outerText: 0 };
+
 /**
  * The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text; or,
- * when the region is a list (regionItems: its items hold LIST_SHARE of its text), trimmed
- * with its items spared, when it holds LIST_WIDE times that text.
+ * when the region is a list (regionItems: its items hold LIST_SHARE of its text) and `lists`
+ * allows, trimmed with its items spared, when it holds LIST_WIDE times that text.
  */
-function widerRegion(chosen: ElementNode, region: ElementNode | null, site: Site): ElementNode {
+function widerRegion(
+  chosen: ElementNode,
+  region: ElementNode | null,
+  site: Site,
+  lists = true,
+): ElementNode {
   if (!region) return chosen;
   const chosenLength = textLength(chosen);
   const regionLength = textLength(region);
-  if (regionLength < LIST_WIDE * chosenLength) return chosen;
+  if (regionLength < (lists ? LIST_WIDE : WIDE_REGION) * chosenLength) return chosen;
   const copy = cloneElement(region);
-  const { items, outerText } = regionItems(copy);
+  const { items, outerText }: RegionItems = lists ? regionItems(copy) : NO_ITEMS;
   if (items.size > 0 && outerText >= LIST_SHARE * regionLength) {
     trimArticle(copy, site, items, true);
     return textLength(copy) >= LIST_WIDE * chosenLength ? copy : chosen;
