@@ -238,11 +238,16 @@ function chosenContent(
   // trusted: templates often split the story over several named columns and the first one
   // is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
-  const hinted = container ? hintedArticle(container, title, site) : null;
+  const ownText = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
+  // the extraction inside the container keeps at most the container's text: when that is
+  // under both of the whole page's figures, it cannot be chosen and is not run
+  const hinted =
+    container && canWin(textLength(container), best, bestLength, ownText)
+      ? hintedArticle(container, title, site)
+      : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
-    const ownText = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
     if (
       length >= TOO_LITTLE_TEXT &&
       (length >= bestLength || (best && ownText(hinted, length) >= ownText(best, bestLength)))
@@ -297,6 +302,17 @@ function threadPosts(
   copy.children = posts.map((post) => cloneElement(post, copy));
   trimArticle(copy, site);
   return textLength(copy) > textLength(chosen) ? copy : null;
+}
+
+/** Whether an extraction holding at most `most` characters could beat the page's best. */
+function canWin(
+  most: number,
+  best: ElementNode | null,
+  bestLength: number,
+  ownText: (el: ElementNode, n: number) => number,
+): boolean {
+  if (most < TOO_LITTLE_TEXT) return false;
+  return !best || most >= bestLength || most >= ownText(best, bestLength);
 }
 
 /** The list the chosen content is an item of (list-region.ts), trimmed, when there is one. */
