@@ -82,8 +82,24 @@ function pageEvents(receiver: WebhookReceiver, batchId: string): string[] {
   return [...byId.values()];
 }
 
+/**
+ * A status answer carries the batch's results: asked back to back (every 10 ms), the node
+ * spent its time answering it instead of scraping, so it is asked four times a second.
+ */
+const STATUS_EVERY_MS = 250;
+
+/** The batch's status once `done` holds for it, asked every STATUS_EVERY_MS. */
+async function statusWhen(
+  fc: Firecrawl,
+  id: string,
+  done: (status: Awaited<ReturnType<Firecrawl['getBatchScrapeStatus']>>) => boolean,
+  guardMs: number,
+) {
+  await until(async () => done(await fc.getBatchScrapeStatus(id)), guardMs, STATUS_EVERY_MS);
+}
+
 async function checkResults(fc: Firecrawl, id: string, urls: string[]) {
-  await until(async () => (await fc.getBatchScrapeStatus(id)).status === 'completed', 120_000);
+  await statusWhen(fc, id, (status) => status.status === 'completed', 120_000);
   const job = await fc.getBatchScrapeStatus(id);
   assert.equal(job.total, TOTAL);
   assert.equal(job.completed, TOTAL);
@@ -119,7 +135,7 @@ test('a batch survives kill -9 of its node: after a restart every page is in the
     webhook: { url: receiver.url('/crash') },
   });
   // Some pages done, some loading: then the process dies.
-  await until(async () => (await fc1.getBatchScrapeStatus(started.id)).completed >= 8, 60_000);
+  await statusWhen(fc1, started.id, (status) => status.completed >= 8, 60_000);
   await until(() => inFlight() > 0, 10_000);
   await first.kill();
   const doneAtKill = site.hits('/slow');
@@ -162,10 +178,14 @@ test('two nodes on one PostgreSQL share a batch, and one finishes what a killed 
     // once) cannot hold them all, so both nodes hold lanes whatever the machine's speed.
     BATCH_SCRAPE_CONCURRENCY: '3',
   };
-  const account = await createAccountWithCli(env, CREDITS);
-  const nodes = await Promise.all([spawnServe(env), spawnServe(env)]);
-  servers.push(...nodes);
-  const [a, b] = nodes as [ServeProcess, ServeProcess];
+  // The nodes start while the command line creates the account: they migrate the empty
+  // database together, as nodes started at once do.
+  const [account, a, b] = await Promise.all([
+    createAccountWithCli(env, CREDITS),
+    spawnServe(env),
+    spawnServe(env),
+  ]);
+  servers.push(a, b);
   const urls = urlsOf(site);
   const fcA = new Firecrawl({ apiKey: account.apiKey, apiUrl: a.url });
   const started = await fcA.startBatchScrape(urls, {
@@ -188,7 +208,7 @@ test('two nodes on one PostgreSQL share a batch, and one finishes what a killed 
     return holders.size >= 2;
   }, 60_000);
 
-  await until(async () => (await fcA.getBatchScrapeStatus(started.id)).completed >= 10, 60_000);
+  await statusWhen(fcA, started.id, (status) => status.completed >= 10, 60_000);
   await a.kill();
   const fcB = new Firecrawl({ apiKey: account.apiKey, apiUrl: b.url });
   const job = await checkResults(fcB, started.id, urls);
