@@ -6,7 +6,9 @@
  *
  * Article-type pages: all of articles/ and readability/, wcxb/'s pages of type article, and
  * segments/ (news, blogs, forums, shops: every page counts that has an h1). In process, pages
- * decoded as the service decodes them.
+ * decoded as the service decodes them. A page missed whose truth has a reviewed `title`
+ * (readability, wcxb) and whose first line says it is counted apart: its h1s name the site
+ * (a blog's name, a logo) and the headline is the article's title; --list marks it `= title`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,9 +36,10 @@ for (const corpus of ['articles', 'readability', 'segments', 'wcxb']) {
   const segments = corpus === 'segments';
   const truth = JSON.parse(
     readFileSync(join(root, corpus, segments ? 'evaldata.json' : 'ground-truth.json'), 'utf8'),
-  ) as Record<string, { url: string; type?: string }>;
+  ) as Record<string, { url: string; type?: string; title?: string }>;
   let withH1 = 0;
   let kept = 0;
+  let titled = 0;
   const lost: string[] = [];
   for (const id of Object.keys(truth).sort()) {
     const page = truth[id];
@@ -53,11 +56,19 @@ for (const corpus of ['articles', 'readability', 'segments', 'wcxb']) {
     const lines = md.split('\n');
     const first = lines[0] ?? '';
     const once = lines.filter((l) => l === first).length === 1;
-    if (first.startsWith('# ') && h1s.includes(squash(first.slice(2))) && once) kept++;
-    else lost.push(`${id} ${JSON.stringify(first.slice(0, 80))} h1: ${JSON.stringify(h1s[0])}`);
+    if (first.startsWith('# ') && h1s.includes(squash(first.slice(2))) && once) {
+      kept++;
+      continue;
+    }
+    const isTitle =
+      first.startsWith('# ') && once && squash(first.slice(2)) === squash(page.title ?? '');
+    if (isTitle) titled++;
+    const mark = isTitle ? ' = title' : '';
+    lost.push(`${id} ${JSON.stringify(first.slice(0, 80))}${mark} h1: ${JSON.stringify(h1s[0])}`);
   }
   process.stdout.write(
-    `${corpus}: headline kept on ${kept} of ${withH1} article pages with an h1\n`,
+    `${corpus}: headline kept on ${kept} of ${withH1} article pages with an h1` +
+      (titled ? `; ${titled} more start with the reviewed title instead of an h1\n` : '\n'),
   );
   if (values.list) for (const l of lost) process.stdout.write(`  ${l}\n`);
 }

@@ -10,7 +10,7 @@
  * the site's name.
  */
 import { createElement, descendants, type ElementNode, findFirst, removeNodes } from './dom.js';
-import { innerText, textLength } from './measure.js';
+import { innerText, textLength, textLengthUpTo } from './measure.js';
 import { similar } from './scorable.js';
 import { squashName } from './site-labels.js';
 
@@ -21,6 +21,8 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const MAX_HEADLINE = 300;
 /** Of the longer text, the share the shorter must be to say the same by holding its words. */
 const MIN_SHARE = 0.5;
+/** An h1 this many times longer than the headline is not a repeat of it. */
+const REPEAT_FACTOR = 4;
 /** Blocks at the start of the content looked at for a repeat of the headline. */
 const LEADING_BLOCKS = 3;
 
@@ -141,8 +143,12 @@ export function prependHeadline(article: ElementNode, headline: string): void {
   // a page whose text a script writes has nothing under its headline: it stays empty
   if (!headline || textLength(article) === 0) return;
   const key = normalise(headline);
+  // a far longer h1 does not say it: counted up to that bound only, as h1s nested in h1s
+  // would each read all the text below them
+  const bound = REPEAT_FACTOR * headline.length;
   const repeats = descendants(article).filter(
-    (el) => el.tag === 'h1' && normalise(innerText(el)) === key,
+    (el) =>
+      el.tag === 'h1' && textLengthUpTo(el, bound + 1) <= bound && normalise(innerText(el)) === key,
   );
   for (const block of leadingBlocks(article)) {
     // both ways: "The bridge vote" heads its section under the headline "The bridge"

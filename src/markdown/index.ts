@@ -33,7 +33,7 @@ import { prepareArticle } from './prepare-article.js';
 import { showProductBlocks } from './product-blocks.js';
 import { findProductGrid } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
-import { regionItems } from './region-items.js';
+import { type RegionItems, regionItems } from './region-items.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
@@ -261,11 +261,16 @@ function chosenContent(
   // trusted: templates often split the story over several named columns and the first one
   // is only a part.
   const container = findHintedContainer(body, new TreeStats(), TOO_LITTLE_TEXT);
-  const hinted = container ? hintedArticle(container, title, site) : null;
+  const ownText = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
+  // the extraction inside the container keeps at most the container's text: when that is
+  // under both of the whole page's figures, it cannot be chosen and is not run
+  const hinted =
+    container && canWin(textLength(container), best, bestLength, ownText)
+      ? hintedArticle(container, title, site)
+      : null;
   let chosen: ElementNode | null = null;
   if (hinted) {
     const length = textLength(hinted);
-    const ownText = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
     if (
       length >= TOO_LITTLE_TEXT &&
       (length >= bestLength || (best && ownText(hinted, length) >= ownText(best, bestLength)))
@@ -291,7 +296,10 @@ function chosenContent(
   if (chosen) {
     // a product's reviews are built like posts, and are not its content
     const posts = product ? null : threadPosts(chosen, body, doc, site);
-    const content = widerRegion(posts ?? wholeList(chosen, body, site), region, site);
+    // a thread's posts are its items already: the region is not read as a list around them
+    const content = posts
+      ? widerRegion(posts, region, site, false)
+      : widerRegion(wholeList(chosen, body, site), region, site);
     const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
     if (gridded !== content) return gridded;
     return region ? content : besideSections(content, body, site);
@@ -317,6 +325,17 @@ function threadPosts(
   copy.children = posts.map((post) => cloneElement(post, copy));
   trimArticle(copy, site);
   return textLength(copy) > textLength(chosen) ? copy : null;
+}
+
+/** Whether an extraction holding at most `most` characters could beat the page's best. */
+function canWin(
+  most: number,
+  best: ElementNode | null,
+  bestLength: number,
+  ownText: (el: ElementNode, n: number) => number,
+): boolean {
+  if (most < TOO_LITTLE_TEXT) return false;
+  return !best || most >= bestLength || most >= ownText(best, bestLength);
 }
 
 /** The list the chosen content is an item of (list-region.ts), trimmed, when there is one. */
@@ -387,18 +406,25 @@ function besideSections(chosen: ElementNode, body: ElementNode, site: Site): Ele
   return textLength(copy) >= 2 * chosenLength ? copy : chosen;
 }
 
+const NO_ITEMS: RegionItems = { items: new Set(), outerText: 0 };
+
 /**
  * The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text; or,
- * when the region is a list (regionItems: its items hold LIST_SHARE of its text), trimmed
- * with its items spared, when it holds LIST_WIDE times that text.
+ * when the region is a list (regionItems: its items hold LIST_SHARE of its text) and `lists`
+ * allows, trimmed with its items spared, when it holds LIST_WIDE times that text.
  */
-function widerRegion(chosen: ElementNode, region: ElementNode | null, site: Site): ElementNode {
+function widerRegion(
+  chosen: ElementNode,
+  region: ElementNode | null,
+  site: Site,
+  lists = true,
+): ElementNode {
   if (!region) return chosen;
   const chosenLength = textLength(chosen);
   const regionLength = textLength(region);
-  if (regionLength < LIST_WIDE * chosenLength) return chosen;
+  if (regionLength < (lists ? LIST_WIDE : WIDE_REGION) * chosenLength) return chosen;
   const copy = cloneElement(region);
-  const { items, outerText } = regionItems(copy);
+  const { items, outerText }: RegionItems = lists ? regionItems(copy) : NO_ITEMS;
   if (items.size > 0 && outerText >= LIST_SHARE * regionLength) {
     trimArticle(copy, site, items, true);
     return textLength(copy) >= LIST_WIDE * chosenLength ? copy : chosen;

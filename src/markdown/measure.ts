@@ -10,14 +10,38 @@ export function innerText(node: Node): string {
   // every pass and attempt asks the regex once per string
   let only: Node = node;
   while (only.type === 'element' && only.children.length === 1) only = only.children[0] as Node;
-  if (only.type === 'text') {
-    const f = textFigures(only);
-    if (f.collapsed === null) f.collapsed = only.text.replace(/\s+/g, ' ').trim();
-    return f.collapsed;
-  }
+  if (only.type === 'text') return collapsedText(only);
   const parts: string[] = [];
   collect(node, parts);
   return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** The text node's text, whitespace collapsed and trimmed; kept with its measures. */
+export function collapsedText(node: TextNode): string {
+  const f = textFigures(node);
+  if (f.collapsed === null) f.collapsed = node.text.replace(/\s+/g, ' ').trim();
+  return f.collapsed;
+}
+
+/**
+ * The first `cap` characters of what innerText gives for these text nodes in a row, from
+ * each node's kept collapsed text: a long text read again by many callers is collapsed once.
+ */
+export function collapsedPrefix(nodes: readonly TextNode[], cap: number): string {
+  let out = '';
+  let pendingSpace = false;
+  for (const node of nodes) {
+    if (out.length >= cap) break;
+    const f = textFigures(node);
+    if (f.length === 0) {
+      if (f.lead && out.length > 0) pendingSpace = true;
+      continue;
+    }
+    if (out.length > 0 && (pendingSpace || f.lead)) out += ' ';
+    out += collapsedText(node);
+    pendingSpace = f.trail;
+  }
+  return out.length > cap ? out.slice(0, cap) : out;
 }
 
 function collect(node: Node, parts: string[]): void {

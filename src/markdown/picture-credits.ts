@@ -6,7 +6,8 @@
  * a credit when it comes straight after a picture (or after the picture's caption), is short,
  * and is only names around a slash or after a copyright sign: a sentence never has that shape.
  */
-import { type ElementNode, type Node, removeNodes } from './dom.js';
+import { type ElementNode, type Node, removeNodes, type TextNode } from './dom.js';
+import { collapsedPrefix } from './measure.js';
 
 /** A credit is a few names: longer lines are captions or text. */
 const MAX_CREDIT = 80;
@@ -14,6 +15,12 @@ const MAX_CREDIT = 80;
 const MAX_CAPTION = 300;
 /** How far up from a picture its wrapper may reach (picture > a > div > figure). */
 const MAX_LIFT = 4;
+/**
+ * Siblings looked at on each level after the picture: the credit comes straight after it (a
+ * few empty spacers at most), and a gallery of thousands of pictures must not make every
+ * picture read all the others.
+ */
+const MAX_SCAN = 16;
 
 /** One name: a few words, no sentence punctuation (a domain's dot is allowed: WENN.com). */
 const NAME = String.raw`[\p{L}\p{N}][\p{L}\p{N}.'’&-]*(?:[ \u00a0][\p{L}\p{N}.'’&()-]+){0,4}`;
@@ -27,8 +34,9 @@ export function removePictureCredits(article: ElementNode): void {
   const pictures: ElementNode[] = [];
   collectPictures(article, pictures);
   const doomed = new Set<ElementNode>();
+  const positions = new SiblingPositions();
   for (const picture of pictures) {
-    const following = followingSiblings(picture, article);
+    const following = followingSiblings(picture, article, positions);
     if (!following) continue;
     // the credit is the first line after the picture, or the second after its caption
     const [first, second] = following;
@@ -49,16 +57,17 @@ function isCredit(text: string): boolean {
 }
 
 /**
- * The element's text when it is at most `max` characters (whitespace collapsed), else a
- * string longer than `max`: reading stops there, so a picture followed by the whole rest of
- * the article costs a few nodes, not the article.
+ * The element's text when it is at most `max` characters (whitespace collapsed), else its
+ * first `max + 1` characters: reading stops there, so a picture followed by the whole rest of
+ * the article costs a few nodes, not the article, and a long text is collapsed once for all
+ * the pictures before it (nested figures each read what follows them).
  */
 function shortText(el: ElementNode, max: number): string {
-  const parts: string[] = [];
+  const texts: TextNode[] = [];
   let length = 0;
   const read = (node: Node): boolean => {
     if (node.type === 'text') {
-      parts.push(node.text);
+      texts.push(node);
       length += node.text.trim().length;
       return length <= max;
     }
@@ -66,8 +75,7 @@ function shortText(el: ElementNode, max: number): string {
     return true;
   };
   read(el);
-  const text = parts.join('').replace(/\s+/g, ' ').trim();
-  return text;
+  return collapsedPrefix(texts, max + 1);
 }
 
 function collectPictures(el: ElementNode, out: ElementNode[]): void {
@@ -83,13 +91,19 @@ function collectPictures(el: ElementNode, out: ElementNode[]): void {
  * wrappers (`figure > div > img + figcaption`, then the credit after the div). Null when text
  * comes first (the picture sits inside a paragraph).
  */
-function followingSiblings(picture: ElementNode, root: ElementNode): ElementNode[] | null {
+function followingSiblings(
+  picture: ElementNode,
+  root: ElementNode,
+  positions: SiblingPositions,
+): ElementNode[] | null {
   const found: ElementNode[] = [];
   let node: ElementNode = picture;
   for (let lift = 0; lift <= MAX_LIFT && found.length < 2; lift++) {
     const parent = node.parent;
     if (!parent) break;
-    for (let i = parent.children.indexOf(node) + 1; i < parent.children.length; i++) {
+    const start = positions.of(node, parent) + 1;
+    const end = Math.min(parent.children.length, start + MAX_SCAN);
+    for (let i = start; i < end; i++) {
       if (found.length === 2) break;
       const next = parent.children[i] as Node;
       if (next.type === 'text') {
@@ -102,4 +116,21 @@ function followingSiblings(picture: ElementNode, root: ElementNode): ElementNode
     node = parent;
   }
   return found;
+}
+
+/**
+ * Each child's index in its parent, counted once per parent: `indexOf` for every picture of a
+ * gallery of thousands would read the whole row each time.
+ */
+class SiblingPositions {
+  private readonly byParent = new Map<ElementNode, Map<Node, number>>();
+
+  of(node: Node, parent: ElementNode): number {
+    let index = this.byParent.get(parent);
+    if (!index) {
+      index = new Map(parent.children.map((child, i) => [child, i]));
+      this.byParent.set(parent, index);
+    }
+    return index.get(node) ?? -1;
+  }
 }

@@ -4,7 +4,7 @@
  * text-only divs into paragraphs; and returns the elements whose text gets scored.
  */
 import { createElement, type ElementNode, type Node } from './dom.js';
-import { innerText, linkDensity, opensParagraph, textLength } from './measure.js';
+import { innerText, linkDensity, opensParagraph, textLength, textLengthUpTo } from './measure.js';
 
 export interface ExtractFlags {
   stripUnlikely: boolean;
@@ -39,6 +39,8 @@ const UNLIKELY_ROLES = new Set([
   'alertdialog',
   'dialog',
 ]);
+/** A heading this many times longer than the title does not repeat it (mayRepeatTitle). */
+const TITLE_HEADING_FACTOR = 4;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const TAGS_TO_SCORE = new Set(['section', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'td', 'pre']);
 const BLOCK_TAGS = new Set([
@@ -92,7 +94,12 @@ export function collectScorable(
       bylineFound = true;
       return false;
     }
-    if (!titleRemoved && (el.tag === 'h1' || el.tag === 'h2') && similar(title, innerText(el))) {
+    if (
+      !titleRemoved &&
+      (el.tag === 'h1' || el.tag === 'h2') &&
+      mayRepeatTitle(el, title) &&
+      similar(title, innerText(el))
+    ) {
       titleRemoved = true;
       return false;
     }
@@ -143,6 +150,16 @@ function isByline(el: ElementNode, match: string): boolean {
   if (opensParagraph(el)) return false;
   const length = textLength(el);
   return length > 0 && length < 100;
+}
+
+/**
+ * A heading that repeats the title is about as long as the title; a far longer one is a page
+ * that puts its text in a heading. Counted up to the bound only: headings nested in headings
+ * would otherwise each read all the text below them.
+ */
+function mayRepeatTitle(heading: ElementNode, title: string): boolean {
+  const bound = TITLE_HEADING_FACTOR * title.length;
+  return textLengthUpTo(heading, bound + 1) <= bound;
 }
 
 /** Readability's title check: share of the heading's words that also appear in the title. */

@@ -64,15 +64,49 @@ const EMPHASIS: Record<string, string> = {
   strike: '~~',
 };
 
+/**
+ * Elements whose rendering reworks the text of everything inside them (clean-up, quote
+ * markers, list indentation, emphasis or link trimming): written nested, each level reads
+ * its whole subtree again, so a hostile page of hundreds of nested quotes around a long text
+ * costs depth × size, and its markers grow the output as depth² (the parser allows 512
+ * levels).
+ */
+const REWORKED = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'ul',
+  'ol',
+  'a',
+  'q',
+  'table',
+  ...Object.keys(EMPHASIS),
+]);
+/** Of those, the ones written inline: beyond MAX_NESTING, their text without a break. */
+const INLINE_REWORKED = new Set(['a', 'q', ...Object.keys(EMPHASIS)]);
+/**
+ * Reworked elements inside one another beyond this are written as their bare content (a
+ * block's text as a paragraph, an inline element's as text): no real page nests quotes,
+ * lists, links and emphasis this deep, and the bound keeps a hostile one linear.
+ */
+const MAX_NESTING = 16;
+
 export type UrlResolver = (url: string) => string | null;
 
 export class MarkdownWriter {
   private readonly stash: string[] = [];
+  /** Reworked elements (REWORKED) open around the node being written. */
+  private nesting = 0;
 
   constructor(private readonly resolve: UrlResolver) {}
 
   render(root: ElementNode): string {
-    return finish(this.children(root, false).replace(/[ \t]+\uE001/g, '\uE001'))
+    // matched from a run's first blank only: retried at each blank, a long run costs its square
+    return finish(this.children(root, false).replace(/(?<![ \t])[ \t]+\uE001/g, '\uE001'))
       .replace(/\uE001\n(?:[>\uE000 ]*\uE001\n)+/g, '\n\n') // <br><br> separates paragraphs
       .replace(/^([>\uE000 ]*)\uE001\n/gm, '$1') // a break that opens a line breaks nothing
       .replace(/\uE001(?=\n\n|\n?$)/g, '')
@@ -133,6 +167,21 @@ export class MarkdownWriter {
     if (SKIPPED.has(tag)) return '';
     // inside <pre> markup is highlighting: only the characters and line breaks count
     if (pre) return tag === 'br' ? '\n' : this.children(node, true);
+    if (!REWORKED.has(tag)) return this.element(node, tag);
+    if (this.nesting >= MAX_NESTING) {
+      const inner = this.children(node, false);
+      return INLINE_REWORKED.has(tag) ? inner : `\n\n${inner}\n\n`;
+    }
+    this.nesting++;
+    try {
+      return this.element(node, tag);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  /** An element outside <pre>. */
+  private element(node: ElementNode, tag: string): string {
     switch (tag) {
       case 'h1':
       case 'h2':
@@ -144,7 +193,7 @@ export class MarkdownWriter {
         return text ? `\n\n${'#'.repeat(Number(tag[1]))} ${text}\n\n` : '';
       }
       case 'br':
-        return pre ? '\n' : `${HARD_BREAK}\n`;
+        return `${HARD_BREAK}\n`;
       case 'hr':
         return '\n\n---\n\n';
       case 'pre':
@@ -153,21 +202,21 @@ export class MarkdownWriter {
       case 'kbd':
       case 'samp':
       case 'tt':
-        return pre ? this.children(node, true) : inlineCode(plainText(node));
+        return inlineCode(plainText(node));
       case 'strong':
       case 'b':
-        return wrap(this.children(node, pre), '**');
+        return wrap(this.children(node, false), '**');
       case 'em':
       case 'i':
       case 'cite':
       case 'dfn':
-        return wrap(this.children(node, pre), '_');
+        return wrap(this.children(node, false), '_');
       case 'del':
       case 's':
       case 'strike':
-        return wrap(this.children(node, pre), '~~');
+        return wrap(this.children(node, false), '~~');
       case 'a':
-        return this.link(node, pre);
+        return this.link(node);
       case 'img':
         return this.image(node);
       case 'ul':
@@ -180,11 +229,11 @@ export class MarkdownWriter {
       case 'table':
         return renderTable(node, this);
       case 'q':
-        return `"${this.children(node, pre)}"`;
+        return `"${this.children(node, false)}"`;
       case 'math':
         return this.math(node);
     }
-    const inner = this.children(node, pre);
+    const inner = this.children(node, false);
     return BLOCKS.has(tag) ? `\n\n${inner}\n\n` : inner;
   }
 
@@ -200,7 +249,8 @@ export class MarkdownWriter {
   }
 
   private codeBlock(node: ElementNode): string {
-    const code = this.children(node, true).replace(/^\n/, '').replace(/\s+$/, '');
+    // trimEnd, not /\s+$/: the regex retries at every blank of a long run inside the code
+    const code = this.children(node, true).replace(/^\n/, '').trimEnd();
     if (!code) return '';
     const language = languageOf(node);
     const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((m) => m.length));
@@ -208,8 +258,8 @@ export class MarkdownWriter {
     return `\n\n${this.protect(`${fence}${language}\n${code}\n${fence}`)}\n\n`;
   }
 
-  private link(node: ElementNode, pre: boolean): string {
-    const inner = this.children(node, pre);
+  private link(node: ElementNode): string {
+    const inner = this.children(node, false);
     const text = inner.trim();
     const href = node.attrs.href?.trim();
     if (!href || !text || href.startsWith('#') || /^javascript:/i.test(href)) return inner;
@@ -217,8 +267,8 @@ export class MarkdownWriter {
     if (!url) return inner;
     if (text.includes('\n\n')) return inner; // block content inside a link: keep the text
     const title = node.attrs.title ? ` "${node.attrs.title.replace(/"/g, '\\"')}"` : '';
-    const lead = /^\s*/.exec(inner)?.[0] ? ' ' : '';
-    const trail = /\s*$/.exec(inner)?.[0] ? ' ' : '';
+    const lead = /^\s/.test(inner) ? ' ' : '';
+    const trail = /\s$/.test(inner) ? ' ' : '';
     return `${lead}[${text}](${destination(url)}${title})${trail}`;
   }
 
@@ -325,9 +375,11 @@ function isEmptyInline(el: ElementNode): boolean {
 function wrap(inner: string, marker: string): string {
   if (!inner.trim()) return inner;
   if (inner.includes('\n\n')) return inner;
-  const lead = /^\s*/.exec(inner)?.[0] ?? '';
-  const trail = /\s*$/.exec(inner)?.[0] ?? '';
-  return `${lead}${marker}${inner.trim()}${marker}${trail}`;
+  // trimStart and trimEnd strip what \s matches; /\s*$/ would retry at every space of a run
+  const trimmed = inner.trim();
+  const lead = inner.slice(0, inner.length - inner.trimStart().length);
+  const trail = inner.slice(inner.trimEnd().length);
+  return `${lead}${marker}${trimmed}${marker}${trail}`;
 }
 
 function destination(url: string): string {

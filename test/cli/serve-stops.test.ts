@@ -70,7 +70,12 @@ after(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('pagegrab serve stops', () => {
+/**
+ * The three tests run at once: each has its own DATA_DIR, server and mark, and waits only for
+ * events (an exit, a connection, an arrival; the guards are for hangs); one after the other,
+ * each waited through a server's start while the others could have run.
+ */
+describe('pagegrab serve stops', { concurrency: true }, () => {
   it('exits 1 with one clear line when PORT is taken, leaving no Chromium and no DATA_DIR lock', async () => {
     const dir = tempDir();
     const mark = `PAGEGRAB_TEST_MARK_${randomBytes(6).toString('hex')}`;

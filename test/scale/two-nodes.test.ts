@@ -213,10 +213,16 @@ describe('two nodes on one PostgreSQL', { skip: pgSkipReason }, () => {
   test('kill -9 of a node mid-run loses no webhook job and charges none twice', async () => {
     // A limit above both nodes' webhook scrape concurrency: the slots the dead node held (freed
     // only when they expire, see test/scrape/admission/account-slots-pg.test.ts) do not stall the survivor.
-    const account = await createAccountCli(database.url, 1000, 64);
+    // Its leases run out after 2 s, so the survivor takes its jobs over quickly. It starts
+    // while the command line creates the account (one after the other, seconds of this test).
+    const starting = startNode(database.url, { JOB_LEASE_MS: '2000' });
+    starting.catch(() => {}); // awaited below: not an unhandled rejection meanwhile
+    const account = await createAccountCli(database.url, 1000, 64).catch(async (error) => {
+      await (await starting.catch(() => null))?.stop();
+      throw error;
+    });
+    const doomed = await starting;
     const hook = await startWebhookReceiver({ secret: account.webhookSecret });
-    // Its leases run out after 2 s, so the survivor takes its jobs over quickly.
-    const doomed = await startNode(database.url, { JOB_LEASE_MS: '2000' });
     try {
       heldEndpoint(site, '/job', 400);
       const pair = [nodes[0] as ServiceNode, doomed];

@@ -24,11 +24,12 @@ const SCRAPE_TIMEOUT_MS = 10_000;
 /** The issue's bound: the scrape's own timeout plus 60 s. */
 const GUARD_MS = SCRAPE_TIMEOUT_MS + 60_000;
 
-let heldArrivals = 0;
+/** Arrivals per held path: each test holds a path of its own (they run at once). */
+const heldArrivals = new Map<string, number>();
 const pages = createServer((request, response) => {
   if (request.url?.startsWith('/held')) {
     // Never answers: the node dies while this page loads.
-    heldArrivals++;
+    heldArrivals.set(request.url, (heldArrivals.get(request.url) ?? 0) + 1);
     return;
   }
   response.writeHead(200, { 'content-type': 'text/html' });
@@ -76,14 +77,13 @@ async function oneCreditAccount(env: Record<string, string>): Promise<string> {
   }
 }
 
-async function killMidScrapeAndRestart(env: Record<string, string>): Promise<void> {
+async function killMidScrapeAndRestart(env: Record<string, string>, held: string): Promise<void> {
   const account = { apiKey: await oneCreditAccount(env) };
   const first = await spawnServe(env);
   let second: ServeProcess | null = null;
   try {
-    const arrivals = heldArrivals;
-    const cut = scrape(first, account.apiKey, '/held');
-    await until(() => heldArrivals > arrivals, 30_000);
+    const cut = scrape(first, account.apiKey, held);
+    await until(() => (heldArrivals.get(held) ?? 0) > 0, 30_000);
     await first.kill();
     assert.equal(await cut, 0, 'the killed node never answered');
 
@@ -97,15 +97,23 @@ async function killMidScrapeAndRestart(env: Record<string, string>): Promise<voi
   }
 }
 
-describe('a node killed mid-scrape', () => {
+/**
+ * The two tests run at once: each has its own DATA_DIR or database, its own held path and its
+ * own nodes, and every wait is for an event (a guard, not a timing assertion); one after the
+ * other, each waited through two node starts and a kill while the other could have run.
+ */
+describe('a node killed mid-scrape', { concurrency: true }, () => {
   it('gives the reservation back at its next start (embedded database)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-crash-'));
     try {
-      await killMidScrapeAndRestart({
-        DATA_DIR: dataDir,
-        ALLOW_PRIVATE_NETWORKS: 'true',
-        LOG_LEVEL: 'warn',
-      });
+      await killMidScrapeAndRestart(
+        {
+          DATA_DIR: dataDir,
+          ALLOW_PRIVATE_NETWORKS: 'true',
+          LOG_LEVEL: 'warn',
+        },
+        '/held-embedded',
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -117,14 +125,17 @@ describe('a node killed mid-scrape', () => {
     const database = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'pagegrab-crash-'));
     try {
-      await killMidScrapeAndRestart({
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        // Its name across the restart (spawnServe picks a new port each time).
-        NODE_NAME: `crash-test-${randomBytes(4).toString('hex')}`,
-        ALLOW_PRIVATE_NETWORKS: 'true',
-        LOG_LEVEL: 'warn',
-      });
+      await killMidScrapeAndRestart(
+        {
+          DATABASE_URL: database.url,
+          DATA_DIR: dataDir,
+          // Its name across the restart (spawnServe picks a new port each time).
+          NODE_NAME: `crash-test-${randomBytes(4).toString('hex')}`,
+          ALLOW_PRIVATE_NETWORKS: 'true',
+          LOG_LEVEL: 'warn',
+        },
+        '/held-postgres',
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
       await database.drop();

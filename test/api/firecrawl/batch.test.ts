@@ -11,6 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { getAccount } from '../../../src/accounts/account-store.js';
+import { batchToEnd } from '../../helpers/firecrawl-wait.js';
 import { type FixtureSite, startFixtureSite } from '../../helpers/fixture-site.js';
 import { freePort } from '../../helpers/free-port.js';
 import { startService, type TestService } from '../../helpers/service.js';
@@ -75,6 +76,7 @@ describe('a batch of 50 pages', () => {
   it('scrapes every page, sends started, 50 page events and completed, and charges each page once', async () => {
     const before = (await getAccount(service.running.store.db, service.accountId))?.credits ?? 0;
     const urls = urlsOf('fifty', 50);
+    // The SDK's own waiter here (the other batches look more often: helpers/firecrawl-wait.ts).
     const job = await fc.batchScrape(urls, {
       options: fresh,
       webhook: { url: receiver.url('/fifty'), metadata: { suite: 'batch' } },
@@ -181,7 +183,7 @@ describe('errors', () => {
   it('lists the pages that failed, with their URL and code; the counts leave them out as Firecrawl does', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/gone`;
     const urls = [...urlsOf('err-ok', 4), dead];
-    const job = await fc.batchScrape(urls, { options: fresh, pollInterval: 1, timeout: 120 });
+    const job = await batchToEnd(fc, urls, { options: fresh }, 120_000);
     assert.equal(job.status, 'completed');
     // Firecrawl takes a failed page out of `total` and never counts it in `completed`.
     assert.deepEqual(
@@ -211,11 +213,14 @@ describe('errors', () => {
 
 describe('engine choice', () => {
   it("renders only a batch's shells, each page charged for the engine that served it", async () => {
-    const job = await fc.batchScrape([site.url('/p?n=engine'), site.url('/shell')], {
-      options: fresh,
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const job = await batchToEnd(
+      fc,
+      [site.url('/p?n=engine'), site.url('/shell')],
+      {
+        options: fresh,
+      },
+      120_000,
+    );
     assert.equal(job.status, 'completed');
     const byUrl = new Map(job.data.map((doc) => [doc.metadata?.sourceURL, doc]));
     const fetched = byUrl.get(site.url('/p?n=engine'));
@@ -230,11 +235,14 @@ describe('engine choice', () => {
   it('a page the account cannot render fails the batch with the figures, not charged', async () => {
     const poor = await service.addAccount(5);
     const client = new Firecrawl({ apiKey: poor.apiKey, apiUrl: service.baseUrl });
-    const job = await client.batchScrape([site.url('/shell')], {
-      options: fresh,
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const job = await batchToEnd(
+      client,
+      [site.url('/shell')],
+      {
+        options: fresh,
+      },
+      120_000,
+    );
     assert.equal(job.status, 'failed');
     const { errors } = await client.getBatchScrapeErrors(job.id);
     assert.equal(
@@ -284,11 +292,14 @@ describe('v1', () => {
 
 describe('screenshots', () => {
   it('come back as links served by pagegrab, or inline when asked', async () => {
-    const job = await fc.batchScrape([site.url('/p?n=shot')], {
-      options: { formats: ['markdown', 'screenshot'], maxAge: 0 },
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const job = await batchToEnd(
+      fc,
+      [site.url('/p?n=shot')],
+      {
+        options: { formats: ['markdown', 'screenshot'], maxAge: 0 },
+      },
+      120_000,
+    );
     assert.equal(job.data.length, 1);
     const link = job.data[0]?.screenshot ?? '';
     assert.match(link, new RegExp(`^${service.baseUrl}/v2/screenshots/[A-Za-z0-9_-]{22}$`));
@@ -297,11 +308,14 @@ describe('screenshots', () => {
     assert.equal(image.headers.get('content-type'), 'image/png');
     assert.ok((await image.arrayBuffer()).byteLength > 0);
 
-    const inline = await fc.batchScrape([site.url('/p?n=inline')], {
-      options: { formats: [{ type: 'screenshot', base64: true } as never], maxAge: 0 },
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const inline = await batchToEnd(
+      fc,
+      [site.url('/p?n=inline')],
+      {
+        options: { formats: [{ type: 'screenshot', base64: true } as never], maxAge: 0 },
+      },
+      120_000,
+    );
     assert.match(inline.data[0]?.screenshot ?? '', /^data:image\/png;base64,/);
   });
 });

@@ -16,6 +16,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { getAccount } from '../../../src/accounts/account-store.js';
 import { DEFAULTS } from '../../../src/config.js';
 import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
+import { crawlToEnd } from '../../helpers/firecrawl-wait.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
@@ -87,13 +88,16 @@ for (const engine of ['sqlite', 'postgres'] as const) {
           retryAfter:
             form === 'seconds' ? () => '1' : () => new Date(Date.now() + 2000).toUTCString(),
         });
-        const job = await fc.crawl(slow.url('/'), {
-          scrapeOptions,
-          sitemap: 'skip',
-          maxConcurrency: 1,
-          pollInterval: 1,
-          timeout: 180,
-        });
+        const job = await crawlToEnd(
+          fc,
+          slow.url('/'),
+          {
+            scrapeOptions,
+            sitemap: 'skip',
+            maxConcurrency: 1,
+          },
+          180_000,
+        );
         assert.equal(job.status, 'completed');
         assert.deepEqual(pathsOf(job.data), ['/', '/p/0']);
         for (const doc of job.data) assert.equal(doc.metadata?.statusCode, 200);
@@ -121,13 +125,16 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const poor = await service.addAccount(4 * fetchPrice);
       receiver = await startWebhookReceiver({ secret: poor.webhookSecret });
       const client = new Firecrawl({ apiKey: poor.apiKey, apiUrl: service.baseUrl });
-      const job = await client.crawl(tree.url('/'), {
-        scrapeOptions: { ...scrapeOptions, proxy: 'basic' },
-        maxConcurrency: 1,
-        webhook: { url: receiver.url('/poor') },
-        pollInterval: 1,
-        timeout: 120,
-      });
+      const job = await crawlToEnd(
+        client,
+        tree.url('/'),
+        {
+          scrapeOptions: { ...scrapeOptions, proxy: 'basic' },
+          maxConcurrency: 1,
+          webhook: { url: receiver.url('/poor') },
+        },
+        120_000,
+      );
       assert.equal(job.status, 'failed');
       assert.equal(job.data.length, 4);
       for (const doc of job.data) assert.match(String(doc.markdown), /Text of page|home page/);
@@ -200,13 +207,16 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
 
     it('refuses a link and a redirect to a private address and checks robots.txt before following a redirect', async () => {
-      const job = await fc.crawl(site.url('/'), {
-        scrapeOptions,
-        allowExternalLinks: true,
-        sitemap: 'skip',
-        pollInterval: 1,
-        timeout: 180,
-      });
+      const job = await crawlToEnd(
+        fc,
+        site.url('/'),
+        {
+          scrapeOptions,
+          allowExternalLinks: true,
+          sitemap: 'skip',
+        },
+        180_000,
+      );
       assert.equal(job.status, 'completed');
       assert.equal(connections, 0, 'nothing connected to the private host');
       assert.equal(site.hits.get('/private/x'), undefined, 'the disallowed hop was not requested');
@@ -233,16 +243,19 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     if (engine === 'sqlite') {
       it('asks robots.txt before a render follows a redirect hop too', async () => {
         const before = site.hits.get('/go-private') ?? 0;
-        const job = await fc.crawl(site.url('/'), {
-          // `waitFor` makes the door render: Chromium follows the redirects itself.
-          scrapeOptions: { ...scrapeOptions, waitFor: 1, blockAds: false },
-          limit: 4,
-          sitemap: 'skip',
-          // The home page links to /p/0, whose page links to /go-private (a redirect to /private/x).
-          includePaths: ['^/$', '^/p/0$', '^/go-private$'],
-          pollInterval: 1,
-          timeout: 180,
-        });
+        const job = await crawlToEnd(
+          fc,
+          site.url('/'),
+          {
+            // `waitFor` makes the door render: Chromium follows the redirects itself.
+            scrapeOptions: { ...scrapeOptions, waitFor: 1, blockAds: false },
+            limit: 4,
+            sitemap: 'skip',
+            // The home page links to /p/0, whose page links to /go-private (a redirect to /private/x).
+            includePaths: ['^/$', '^/p/0$', '^/go-private$'],
+          },
+          180_000,
+        );
         assert.equal(job.status, 'completed');
         assert.equal(site.hits.get('/go-private'), before + 1, 'the redirecting page was asked');
         assert.equal(

@@ -14,6 +14,7 @@ import { getAccount } from '../../../src/accounts/account-store.js';
 import { purgeBatches } from '../../../src/store/batches.js';
 import { purgeCrawls } from '../../../src/store/crawls.js';
 import { type CrawlSite, startCrawlSite } from '../../helpers/crawl-site.js';
+import { crawlToEnd } from '../../helpers/firecrawl-wait.js';
 import { startService, type TestService } from '../../helpers/service.js';
 import { until } from '../../helpers/until.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
@@ -61,6 +62,7 @@ const landedPathsOf = (data: { metadata?: object }[]) =>
 describe('a crawl of a link tree', () => {
   it('scrapes every page once (cycles, fragments, trailing slashes), never more than the per-host bound at once, and sends its events', async () => {
     const tree = await site({ pages: 40, delayMs: 20 });
+    // The SDK's own waiter here (the other crawls look more often: helpers/firecrawl-wait.ts).
     const job = await fc.crawl(tree.url('/'), {
       scrapeOptions,
       limit: 1000,
@@ -111,35 +113,44 @@ describe('a crawl of a link tree', () => {
     const tree = await site({ pages: 31 });
     // Without /old/1: a redirect found to be another page's frees its slot only for links
     // found after it, so the count would depend on the order pages end in.
-    const limited = await fc.crawl(tree.url('/'), {
-      scrapeOptions,
-      limit: 5,
-      excludePaths: ['^/old/'],
-      sitemap: 'skip',
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const limited = await crawlToEnd(
+      fc,
+      tree.url('/'),
+      {
+        scrapeOptions,
+        limit: 5,
+        excludePaths: ['^/old/'],
+        sitemap: 'skip',
+      },
+      120_000,
+    );
     assert.equal(limited.status, 'completed');
     assert.equal(limited.data.length, 5);
     assert.equal(limited.total, 5);
 
-    const shallow = await fc.crawl(tree.url('/p/0'), {
-      scrapeOptions,
-      maxDiscoveryDepth: 1,
-      crawlEntireDomain: true,
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const shallow = await crawlToEnd(
+      fc,
+      tree.url('/p/0'),
+      {
+        scrapeOptions,
+        maxDiscoveryDepth: 1,
+        crawlEntireDomain: true,
+      },
+      120_000,
+    );
     // /p/0 (depth 0), then its links: /, /p/1, /p/2, /old/1 (depth 1; the same page as /p/1).
     assert.deepEqual(landedPathsOf(shallow.data), ['/', '/p/0', '/p/1', '/p/2']);
 
-    const filtered = await fc.crawl(tree.url('/'), {
-      scrapeOptions,
-      includePaths: ['^/p/'],
-      excludePaths: ['^/p/[0-9]*[13579]$'],
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const filtered = await crawlToEnd(
+      fc,
+      tree.url('/'),
+      {
+        scrapeOptions,
+        includePaths: ['^/p/'],
+        excludePaths: ['^/p/[0-9]*[13579]$'],
+      },
+      120_000,
+    );
     const paths = pathsOf(sourcesOf(filtered.data));
     assert.ok(paths.includes('/'), 'the start page is always scraped');
     for (const path of paths.filter((p) => p !== '/')) {
@@ -156,7 +167,7 @@ describe('robots.txt and sitemaps', () => {
       robots:
         'User-agent: *\nDisallow: /p/2\n\nUser-agent: pagegrab\nDisallow: /p/1\nDisallow: /old/\n',
     });
-    const job = await fc.crawl(tree.url('/'), { scrapeOptions, pollInterval: 1, timeout: 120 });
+    const job = await crawlToEnd(fc, tree.url('/'), { scrapeOptions }, 120_000);
     assert.equal(job.status, 'completed');
     const paths = pathsOf(sourcesOf(job.data));
     // pagegrab's own group applies (not `*`): /p/1 and below it are never fetched.
@@ -183,12 +194,15 @@ describe('robots.txt and sitemaps', () => {
 
   it('takes in a sitemap index (include) and only it (only)', async () => {
     const tree = await site({ pages: 3, sitemapPaths: ['/p/0', '/p/1', '/p/2', '/orphan/1'] });
-    const only = await fc.crawl(tree.url('/'), {
-      scrapeOptions,
-      sitemap: 'only',
-      pollInterval: 1,
-      timeout: 120,
-    });
+    const only = await crawlToEnd(
+      fc,
+      tree.url('/'),
+      {
+        scrapeOptions,
+        sitemap: 'only',
+      },
+      120_000,
+    );
     assert.deepEqual(pathsOf(sourcesOf(only.data)), ['/', '/orphan/1', '/p/0', '/p/1', '/p/2']);
     assert.equal(tree.hits.get('/sitemap-a.xml'), 1);
     assert.equal(tree.hits.get('/sitemap-b.xml'), 1);
@@ -201,12 +215,15 @@ describe('a host that answers 429', () => {
     const balance = async () =>
       (await getAccount(service.running.store.db, service.accountId))?.credits ?? 0;
     const before = await balance();
-    const job = await fc.crawl(slow.url('/'), {
-      scrapeOptions,
-      sitemap: 'skip',
-      pollInterval: 1,
-      timeout: 180,
-    });
+    const job = await crawlToEnd(
+      fc,
+      slow.url('/'),
+      {
+        scrapeOptions,
+        sitemap: 'skip',
+      },
+      180_000,
+    );
     assert.equal(job.status, 'completed');
     assert.deepEqual(landedPathsOf(job.data), ['/', '/p/0', '/p/1']);
     for (const doc of job.data) assert.equal(doc.metadata?.statusCode, 200);
@@ -287,12 +304,15 @@ describe('bounds and expiry', () => {
     try {
       const tree = await site({ pages: 30 });
       const client = new Firecrawl({ apiKey: small.apiKey, apiUrl: small.baseUrl });
-      const job = await client.crawl(tree.url('/'), {
-        scrapeOptions,
-        maxConcurrency: 1,
-        pollInterval: 1,
-        timeout: 120,
-      });
+      const job = await crawlToEnd(
+        client,
+        tree.url('/'),
+        {
+          scrapeOptions,
+          maxConcurrency: 1,
+        },
+        120_000,
+      );
       assert.equal(job.status, 'failed');
       assert.ok(job.data.length > 0 && job.data.length < 31, `${job.data.length} pages kept`);
       const status = await fetch(`${small.baseUrl}/v2/crawl/${job.id}`, {
@@ -307,7 +327,7 @@ describe('bounds and expiry', () => {
 
   it('purges an expired crawl: its pages, its crawl row and its status', async () => {
     const tree = await site({ pages: 2 });
-    const job = await fc.crawl(tree.url('/'), { scrapeOptions, pollInterval: 1, timeout: 60 });
+    const job = await crawlToEnd(fc, tree.url('/'), { scrapeOptions }, 60_000);
     const { db } = service.running.store;
     const later = Date.now() + 2 * 24 * 3600_000;
     assert.ok((await purgeBatches(db, later)) >= 1);
