@@ -42,6 +42,9 @@ const SCHEMA = [
   'create table if not exists accounts (id text primary key, credits bigint not null check (credits >= 0))',
   'create table if not exists ledger (id bigint primary key, account_id text not null, request_id text not null, delta bigint not null, created_at bigint not null)',
   'create table if not exists request_log (id text primary key, account_id text not null, url text not null, status integer not null, credits bigint not null, created_at bigint not null)',
+];
+/** Rung g's tables (SQLite only). */
+const DEFAULTS_SCHEMA = [
   'create table if not exists request_days (account_id text not null, day bigint not null, host text not null, status integer not null, requests bigint not null, credits bigint not null, primary key (account_id, day, host, status))',
   'create table if not exists result_blobs (hash text primary key, body blob not null)',
   'create table if not exists request_results (request_id text primary key, account_id text not null, hash text not null, created_at bigint not null)',
@@ -121,7 +124,7 @@ function openSqlite(dataDir: string) {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
-  for (const statement of SCHEMA) database.exec(statement);
+  for (const statement of [...SCHEMA, ...DEFAULTS_SCHEMA]) database.exec(statement);
   database.prepare('insert or ignore into accounts values (?, ?)').run(ACCOUNT, 1_000_000_000);
   let wal: Promise<FileHandle> | null = null;
   const syncLog = async () => {
