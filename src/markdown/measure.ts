@@ -105,6 +105,30 @@ function countText(node: Node, state: { length: number; pendingSpace: boolean })
 }
 
 /**
+ * The measures of `kept`'s text nodes, each counted once, and their total length: a copy's
+ * text nodes share their measures with the tree they were copied from, so a pass over that
+ * tree tells which of its text the copy kept (page-sections.ts, thread-posts.ts).
+ */
+export function keptTextMarks(kept: ElementNode): { marks: Set<TextFigures>; length: number } {
+  const marks = new Set<TextFigures>();
+  let length = 0;
+  const mark = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type === 'element') mark(child);
+      else {
+        const f = textFigures(child);
+        if (f.length > 0 && !marks.has(f)) {
+          marks.add(f);
+          length += f.length;
+        }
+      }
+    }
+  };
+  mark(kept);
+  return { marks, length };
+}
+
+/**
  * The text node's measures, taken once per string: every measure of an ancestor is then
  * a walk over nodes, not over characters (the character loop was a fifth of conversion).
  */

@@ -15,8 +15,8 @@
  *
  * Told by shape alone (text and link text of sibling blocks), so it holds in any language.
  */
-import type { ElementNode, TextFigures } from './dom.js';
-import { textFigures } from './measure.js';
+import type { ElementNode } from './dom.js';
+import { keptTextMarks, textFigures } from './measure.js';
 
 /** A section holds at least this many characters of text. */
 const MIN_SECTION = 80;
@@ -50,21 +50,7 @@ const TEASERS = 2;
  * `kept`, in document order, or null when there are none that hold WIDE times its text.
  */
 export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNode[] | null {
-  const marks = new Set<TextFigures>();
-  let keptText = 0;
-  const mark = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type === 'element') mark(child);
-      else {
-        const f = textFigures(child);
-        if (f.length > 0 && !marks.has(f)) {
-          marks.add(f);
-          keptText += f.length;
-        }
-      }
-    }
-  };
-  mark(kept);
+  const { marks, length: keptText } = keptTextMarks(kept);
   if (keptText === 0) return null;
 
   const figures = new Map<ElementNode, Figures>();

@@ -14,8 +14,8 @@
  * where they are not, the page says it is an article in schema.org (index.ts asks
  * isStoryPage). Told by markup and digits alone, so it holds in any language.
  */
-import type { ElementNode, TextFigures } from './dom.js';
-import { textFigures } from './measure.js';
+import type { ElementNode } from './dom.js';
+import { keptTextMarks, textFigures } from './measure.js';
 
 /** This share of the kept text lies inside the post block. */
 const INSIDE_SHARE = 0.8;
@@ -40,21 +40,7 @@ interface Figures {
  * extracted content `kept`, in page order, or null when the kept text is no post.
  */
 export function postsAround(kept: ElementNode, body: ElementNode): ElementNode[] | null {
-  const marks = new Set<TextFigures>();
-  let keptText = 0;
-  const mark = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type === 'element') mark(child);
-      else {
-        const f = textFigures(child);
-        if (f.length > 0 && !marks.has(f)) {
-          marks.add(f);
-          keptText += f.length;
-        }
-      }
-    }
-  };
-  mark(kept);
+  const { marks, length: keptText } = keptTextMarks(kept);
   if (keptText === 0) return null;
 
   const figures = new Map<ElementNode, Figures>();
