@@ -12,18 +12,7 @@ const MAX_JSON = 2_000_000;
 
 /** Returns the longest body found, as HTML; '' when none. */
 export function structuredBody(scripts: readonly string[]): string {
-  let best = '';
-  for (const source of scripts) {
-    if (source.length > MAX_JSON) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(source);
-    } catch {
-      continue;
-    }
-    for (const html of bodiesIn(data, 0)) if (html.length > best.length) best = html;
-  }
-  return best;
+  return longestIn(scripts, bodiesIn);
 }
 
 /**
@@ -31,6 +20,14 @@ export function structuredBody(scripts: readonly string[]): string {
  * A shop whose product page is rendered by a script ships it there for search engines.
  */
 export function productDescription(scripts: readonly string[]): string {
+  return longestIn(scripts, descriptionsIn);
+}
+
+/** The longest text `read` finds in the JSON-LD blocks that parse. */
+function longestIn(
+  scripts: readonly string[],
+  read: (data: unknown, depth: number) => string[],
+): string {
   let best = '';
   for (const source of scripts) {
     if (source.length > MAX_JSON) continue;
@@ -40,7 +37,7 @@ export function productDescription(scripts: readonly string[]): string {
     } catch {
       continue;
     }
-    for (const html of descriptionsIn(data, 0)) if (html.length > best.length) best = html;
+    for (const html of read(data, 0)) if (html.length > best.length) best = html;
   }
   return best;
 }
