@@ -20,20 +20,16 @@ import {
   type ParsedDocument,
   parseDocument,
   removeNodes,
-  type TextFigures,
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
-import { describedItems, listAround } from './list-region.js';
-import { innerText, linkDensity, textFigures, textLength } from './measure.js';
+import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
-import { sectionsAround } from './page-sections.js';
 import { prepareArticle } from './prepare-article.js';
 import { showProductBlocks } from './product-blocks.js';
 import { findProductGrid } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
-import { type RegionItems, regionItems } from './region-items.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
@@ -41,10 +37,10 @@ import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
-import { isDiscussionPage, isStoryPage, isThreadPage } from './thread-page.js';
-import { postsAround } from './thread-posts.js';
+import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
+import { widerContent } from './wider-content.js';
 
 /**
  * htmlparser2's Parser events (open, text, close, with HTML's implied closes) in linear time;
@@ -59,19 +55,8 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
-/** The grid replaces the extraction when it holds this share of its text... */
-const GRID_SHARE = 0.5;
-/** ...unless the extraction holds this share of the grid's text. */
-const GRID_HELD = 0.5;
 /** A page that says it is a product but shows a grid of this many cards is a collection. */
 const COLLECTION_CARDS = 12;
-/** The page's region (page-region.ts) replaces the extraction when it holds this many times its text. */
-const WIDE_REGION = 2;
-/** A region that is a list: its items hold this share of its text... */
-const LIST_SHARE = 0.75;
-/** ...replaces the extraction when it holds this many times its text. */
-const LIST_WIDE = 1.25;
-
 const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
   { stripUnlikely: false, weightClasses: true, cleanConditionally: true },
@@ -293,38 +278,12 @@ function chosenContent(
       }
     }
   }
-  if (chosen) {
-    // a product's reviews are built like posts, and are not its content
-    const posts = product ? null : threadPosts(chosen, body, doc, site);
-    // a thread's posts are its items already: the region is not read as a list around them
-    const content = posts
-      ? widerRegion(posts, region, site, false)
-      : widerRegion(wholeList(chosen, body, site), region, site);
-    const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
-    if (gridded !== content) return gridded;
-    return region ? content : besideSections(content, body, site);
-  }
+  if (chosen) return widerContent(chosen, { doc, body, site, product, region, grid });
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
   const whole = wholeBody(body);
   trimArticle(whole, site);
   return whole;
-}
-
-/** The thread's posts around the chosen one (thread-posts.ts), trimmed, when there are. */
-function threadPosts(
-  chosen: ElementNode,
-  body: ElementNode,
-  doc: ParsedDocument,
-  site: Site,
-): ElementNode | null {
-  const posts = postsAround(chosen, body);
-  // a story's comments are built like its text on some templates, and are not its content
-  if (!posts || isStoryPage(doc.root, doc.jsonLd)) return null;
-  const copy = createElement('div');
-  copy.children = posts.map((post) => cloneElement(post, copy));
-  trimArticle(copy, site);
-  return textLength(copy) > textLength(chosen) ? copy : null;
 }
 
 /** Whether an extraction holding at most `most` characters could beat the page's best. */
@@ -336,102 +295,6 @@ function canWin(
 ): boolean {
   if (most < TOO_LITTLE_TEXT) return false;
   return !best || most >= bestLength || most >= ownText(best, bestLength);
-}
-
-/** The list the chosen content is an item of (list-region.ts), trimmed, when there is one. */
-function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
-  const list = listAround(chosen, body);
-  if (!list) return chosen;
-  const copy = cloneElement(list);
-  // the list's items are the content: short lines and item classes that read as chrome
-  trimArticle(copy, site, describedItems(copy));
-  return textLength(copy) >= 2 * textLength(chosen) ? copy : chosen;
-}
-
-/**
- * The page's product grid (product-grid.ts), untrimmed (its items are links, which the
- * article trims read as link lists), when it holds at least as much text as the content
- * kept (the prose the scorer found beside the items: a notice, a filter's help; or a few
- * of the items), or GRID_SHARE of it when the content does not hold the grid (a category's
- * long SEO text beside it). Content longer than the grid that holds it has the items, and
- * the prose around them is the category's. Not on a product page, whose grids are other
- * products.
- */
-function widerGrid(content: ElementNode, grid: ElementNode): ElementNode {
-  const gridLength = textLength(grid);
-  const contentLength = textLength(content);
-  if (gridLength >= contentLength) return cloneElement(grid);
-  if (gridLength < GRID_SHARE * contentLength) return content;
-  return sharedText(content, grid) >= GRID_HELD * gridLength ? content : cloneElement(grid);
-}
-
-/** Copies share their text nodes' measures (measure.ts): the text of `b` that `a` holds. */
-function sharedText(a: ElementNode, b: ElementNode): number {
-  const marks = new Set<TextFigures>();
-  const mark = (el: ElementNode): void => {
-    for (const c of el.children) {
-      if (c.type === 'element') mark(c);
-      else marks.add(textFigures(c));
-    }
-  };
-  mark(a);
-  let shared = 0;
-  const count = (el: ElementNode): void => {
-    for (const c of el.children) {
-      if (c.type === 'element') count(c);
-      else {
-        const f = textFigures(c);
-        if (marks.has(f)) shared += f.length;
-      }
-    }
-  };
-  count(b);
-  return shared;
-}
-
-/** Whether `el` is still in the tree of `root` (chrome removal detaches whole subtrees). */
-function within(el: ElementNode, root: ElementNode): boolean {
-  for (let p: ElementNode | null = el; p; p = p.parent) if (p === root) return true;
-  return false;
-}
-
-/** The sibling sections around the content (page-sections.ts), trimmed, when there are. */
-function besideSections(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
-  const sections = sectionsAround(chosen, body);
-  if (!sections) return chosen;
-  const copy = createElement('div');
-  copy.children = sections.map((section) => cloneElement(section, copy));
-  const chosenLength = textLength(chosen);
-  trimArticle(copy, site);
-  return textLength(copy) >= 2 * chosenLength ? copy : chosen;
-}
-
-const NO_ITEMS: RegionItems = { items: new Set(), outerText: 0 };
-
-/**
- * The page's region, trimmed, when it holds WIDE_REGION times the chosen content's text; or,
- * when the region is a list (regionItems: its items hold LIST_SHARE of its text) and `lists`
- * allows, trimmed with its items spared, when it holds LIST_WIDE times that text.
- */
-function widerRegion(
-  chosen: ElementNode,
-  region: ElementNode | null,
-  site: Site,
-  lists = true,
-): ElementNode {
-  if (!region) return chosen;
-  const chosenLength = textLength(chosen);
-  const regionLength = textLength(region);
-  if (regionLength < (lists ? LIST_WIDE : WIDE_REGION) * chosenLength) return chosen;
-  const copy = cloneElement(region);
-  const { items, outerText }: RegionItems = lists ? regionItems(copy) : NO_ITEMS;
-  if (items.size > 0 && outerText >= LIST_SHARE * regionLength) {
-    trimArticle(copy, site, items, true);
-    return textLength(copy) >= LIST_WIDE * chosenLength ? copy : chosen;
-  }
-  if (regionLength < WIDE_REGION * chosenLength) return chosen;
-  trimArticle(copy, site);
-  return textLength(copy) >= WIDE_REGION * chosenLength ? copy : chosen;
 }
 
 /**
