@@ -31,6 +31,7 @@ import { showProductBlocks } from './product-blocks.js';
 import { findProductGrid } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
+import { dropRepeatedSentences } from './repeated-sentences.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
@@ -221,7 +222,11 @@ function chosenContent(
   pageTextLength: number,
 ): ElementNode {
   const { root, title } = doc;
-  if (product) showProductBlocks(body);
+  if (product) {
+    showProductBlocks(body);
+    // a field filled from several suppliers' copies says each sentence several times
+    dropRepeatedSentences(body);
+  }
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
