@@ -39,6 +39,7 @@ import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
+import { dropTooltips } from './tooltips.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 import { widerContent } from './wider-content.js';
@@ -226,6 +227,7 @@ function chosenContent(
     showProductBlocks(body);
     // a field filled from several suppliers' copies says each sentence several times
     dropRepeatedSentences(body);
+    dropTooltips(body);
   }
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);

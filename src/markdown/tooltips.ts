@@ -10,7 +10,8 @@ import { type ElementNode, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
 
 /** A class token naming a tooltip's box or its text, not its trigger. */
-const TOOLTIP_CLASS = /^tool-?tip(?:s)?(?:(?:__|-|_)(?:content|text|body|inner|popup|panel|box))?$/i;
+const TOOLTIP_CLASS =
+  /^tool-?tip(?:s)?(?:(?:__|-|_)(?:content|text|body|inner|popup|panel|box))?$/i;
 /** A tooltip holds a line or two of help; a longer block named so is a template's panel. */
 const MAX_TOOLTIP = 600;
 /** Elements visited at most: the walk is bounded on hostile pages. */
