@@ -23,6 +23,7 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
+import { dropLinkCards } from './link-cards.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
@@ -230,7 +231,10 @@ function chosenContent(
     dropTooltips(body);
   }
   removeChrome(body, pageTextLength);
-  if (product) dropBesideProduct(body, pageTextLength);
+  if (product) {
+    dropBesideProduct(body, pageTextLength);
+    dropLinkCards(body, pageTextLength);
+  }
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
 
