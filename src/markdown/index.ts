@@ -23,6 +23,7 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
+import { dropLegalNotices } from './legal-notices.js';
 import { dropLinkCards } from './link-cards.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
@@ -152,6 +153,8 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   // what a product page sets above its name (breadcrumbs, promotions) is not the product
   if (product && headline) dropAboveProductName(content, body, headline);
+  // a publisher's copyright and licence terms are the same on every item it sells
+  if (product) dropLegalNotices(content);
   if (withHeadline) prependHeadline(content, headline);
   return content;
 }

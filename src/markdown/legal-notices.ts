@@ -1,0 +1,65 @@
+/**
+ * A publisher's legal notice inside a product page's content: the copyright line (`©`)
+ * and the licence terms set with it in one block ("All trademarks are the property of
+ * their respective owners", a game's EULA). The notice is the rights holder's, the same on
+ * every item it sells, and WCXB's references of product pages leave it out, as they leave
+ * out a site's footer. Told by the copyright sign and the block's shape (paragraphs of
+ * text only), not by words, so any language is served.
+ */
+import { type ElementNode, removeNodes } from './dom.js';
+import { textLength } from './measure.js';
+
+/**
+ * The copyright sign (or "(c)") with its year: a notice's form. A sign alone is a brand's
+ * mark inside a description ("Lego ©"), which stays.
+ */
+const COPYRIGHT = /(?:©|\(c\))\s*(?:19|20)\d\d/i;
+/** A notice's block holds at most this much text (characters): fine print, not a page. */
+const NOTICE_TEXT = 2500;
+/** Elements a notice's block may hold besides text: paragraphs, line breaks, emphasis. */
+const NOTICE_TAGS = new Set(['p', 'br', 'span', 'small', 'b', 'strong', 'i', 'em', 'a', 'sup']);
+/** Elements visited at most: the walk is bounded on hostile pages. */
+const MAX_ELEMENTS = 50_000;
+
+/** Removes, in place, the blocks of fine print under `root` that carry a copyright sign. */
+export function dropLegalNotices(root: ElementNode): void {
+  const doomed = new Set<ElementNode>();
+  let budget = MAX_ELEMENTS;
+  const stack: ElementNode[] = [root];
+  while (stack.length > 0 && budget-- > 0) {
+    const el = stack.pop() as ElementNode;
+    for (const child of el.children) {
+      if (child.type === 'element') stack.push(child);
+      else if (COPYRIGHT.test(child.text)) {
+        const block = noticeBlock(el, root);
+        if (block) doomed.add(block);
+      }
+    }
+  }
+  removeNodes([...doomed]);
+}
+
+/**
+ * The block of fine print around the copyright's element: the highest ancestor, below
+ * `root`, that holds only text-level elements and paragraphs, at most NOTICE_TEXT
+ * characters; null when the copyright's element is itself more than that.
+ */
+function noticeBlock(el: ElementNode, root: ElementNode): ElementNode | null {
+  if (el === root || !onlyText(el) || textLength(el) > NOTICE_TEXT) return null;
+  let block = el;
+  for (let p = el.parent; p && p !== root; p = p.parent) {
+    if (!onlyText(p) || textLength(p) > NOTICE_TEXT) break;
+    block = p;
+  }
+  return block;
+}
+
+/** Whether `el` holds text, paragraphs and text-level elements only (a depth of two). */
+function onlyText(el: ElementNode, depth = 0): boolean {
+  for (const child of el.children) {
+    if (child.type !== 'element') continue;
+    if (depth >= 2 || !NOTICE_TAGS.has(child.tag)) return false;
+    if (!onlyText(child, depth + 1)) return false;
+  }
+  return true;
+}
