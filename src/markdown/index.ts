@@ -10,6 +10,7 @@
  * and streamTags (the linear tag stream the light tree is built on).
  */
 import { isHidden, removeChrome } from './boilerplate.js';
+import { dropCarousels } from './carousels.js';
 import { cloneElement } from './clone.js';
 import { findHintedContainer } from './content-hints.js';
 import {
@@ -237,6 +238,7 @@ function chosenContent(
   if (product) {
     dropBesideProduct(body, pageTextLength);
     dropLinkCards(body, pageTextLength);
+    dropCarousels(body, pageTextLength);
   }
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
