@@ -10,7 +10,6 @@
  * and streamTags (the linear tag stream the light tree is built on).
  */
 import { isHidden, removeChrome } from './boilerplate.js';
-import { dropCarousels } from './carousels.js';
 import { cloneElement } from './clone.js';
 import { findHintedContainer } from './content-hints.js';
 import {
@@ -24,17 +23,15 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
-import { dropLegalNotices } from './legal-notices.js';
-import { dropLinkCards } from './link-cards.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
 import { showProductBlocks } from './product-blocks.js';
+import { dropProductExtras } from './product-extras.js';
 import { findProductGrid } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
-import { dropRepeatedSentences } from './repeated-sentences.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
@@ -42,7 +39,6 @@ import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import type { TagHandler } from './tag-stream.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
-import { dropTooltips } from './tooltips.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 import { widerContent } from './wider-content.js';
@@ -154,8 +150,6 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   // what a product page sets above its name (breadcrumbs, promotions) is not the product
   if (product && headline) dropAboveProductName(content, body, headline);
-  // a publisher's copyright and licence terms are the same on every item it sells
-  if (product) dropLegalNotices(content);
   if (withHeadline) prependHeadline(content, headline);
   return content;
 }
@@ -228,17 +222,11 @@ function chosenContent(
   pageTextLength: number,
 ): ElementNode {
   const { root, title } = doc;
-  if (product) {
-    showProductBlocks(body);
-    // a field filled from several suppliers' copies says each sentence several times
-    dropRepeatedSentences(body);
-    dropTooltips(body);
-  }
+  if (product) showProductBlocks(body);
   removeChrome(body, pageTextLength);
   if (product) {
     dropBesideProduct(body, pageTextLength);
-    dropLinkCards(body, pageTextLength);
-    dropCarousels(body, pageTextLength);
+    dropProductExtras(body, pageTextLength);
   }
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);

@@ -1,5 +1,5 @@
 /**
- * A publisher's legal notice inside a product page's content: the copyright line (`©`)
+ * A publisher's legal notice on a product page: the copyright line (`©` and its year)
  * and the licence terms set with it in one block ("All trademarks are the property of
  * their respective owners", a game's EULA). The notice is the rights holder's, the same on
  * every item it sells, and WCXB's references of product pages leave it out, as they leave
