@@ -8,7 +8,7 @@
  * splide) also wrap a product's own gallery and description (WCXB product 0.656 -> 0.638).
  */
 import { type ElementNode, findFirst, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { textLengthUpTo } from './measure.js';
 
 const CAROUSEL_ROLE = /^carousel$/i;
 /^(?:carousel|swiper|slick-slider|splide|glide|owl-carousel|flickity-enabled)$/i;
@@ -30,7 +30,7 @@ export function dropCarousels(body: ElementNode, pageTextLength: number): void {
     const el = stack.pop() as ElementNode;
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      if (isCarousel(child) && textLength(child) < limit && !findFirst(child, 'h1')) {
+      if (isCarousel(child) && textLengthUpTo(child, limit) < limit && !findFirst(child, 'h1')) {
         doomed.push(child);
       } else stack.push(child);
     }

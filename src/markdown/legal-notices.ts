@@ -7,7 +7,7 @@
  * text only), not by words, so any language is served.
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { textLengthUpTo } from './measure.js';
 
 /**
  * The copyright sign (or "(c)") with its year: a notice's form. A sign alone is a brand's
@@ -24,6 +24,16 @@ const MAX_ELEMENTS = 50_000;
 /** Removes, in place, the blocks of fine print under `root` that carry a copyright sign. */
 export function dropLegalNotices(root: ElementNode): void {
   const doomed = new Set<ElementNode>();
+  // each element is judged once: many notices under one wrapper climb to the same blocks
+  const fits = new Map<ElementNode, boolean>();
+  const fitting = (el: ElementNode): boolean => {
+    let known = fits.get(el);
+    if (known === undefined) {
+      known = onlyText(el) && textLengthUpTo(el, NOTICE_TEXT + 1) <= NOTICE_TEXT;
+      fits.set(el, known);
+    }
+    return known;
+  };
   let budget = MAX_ELEMENTS;
   const stack: ElementNode[] = [root];
   while (stack.length > 0 && budget-- > 0) {
@@ -31,7 +41,7 @@ export function dropLegalNotices(root: ElementNode): void {
     for (const child of el.children) {
       if (child.type === 'element') stack.push(child);
       else if (COPYRIGHT.test(child.text)) {
-        const block = noticeBlock(el, root);
+        const block = noticeBlock(el, root, fitting);
         if (block) doomed.add(block);
       }
     }
@@ -44,11 +54,15 @@ export function dropLegalNotices(root: ElementNode): void {
  * `root`, that holds only text-level elements and paragraphs, at most NOTICE_TEXT
  * characters; null when the copyright's element is itself more than that.
  */
-function noticeBlock(el: ElementNode, root: ElementNode): ElementNode | null {
-  if (el === root || !onlyText(el) || textLength(el) > NOTICE_TEXT) return null;
+function noticeBlock(
+  el: ElementNode,
+  root: ElementNode,
+  fitting: (el: ElementNode) => boolean,
+): ElementNode | null {
+  if (el === root || !fitting(el)) return null;
   let block = el;
   for (let p = el.parent; p && p !== root; p = p.parent) {
-    if (!onlyText(p) || textLength(p) > NOTICE_TEXT) break;
+    if (!fitting(p)) break;
     block = p;
   }
   return block;

@@ -7,7 +7,7 @@
  * WCXB's references of product pages leave the rows out.
  */
 import { type ElementNode, findFirst, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { textLength, textLengthUpTo } from './measure.js';
 
 /** A card's link holds at least this much text (characters): a title, not a swatch's name. */
 const CARD_TEXT = 30;
@@ -64,7 +64,7 @@ function isCard(el: ElementNode): boolean {
   if (el.tag !== 'a') return false;
   const href = el.attrs.href ?? '';
   if (href === '' || href.startsWith('#') || href.startsWith('javascript:')) return false;
-  return findFirst(el, 'img') !== null && textLength(el) >= CARD_TEXT;
+  return findFirst(el, 'img') !== null && textLengthUpTo(el, CARD_TEXT) >= CARD_TEXT;
 }
 
 /** The card with the wrappers around it that add no text (a list item, a column). */
@@ -72,7 +72,8 @@ function slotOf(card: ElementNode, body: ElementNode): ElementNode {
   const length = textLength(card);
   let slot = card;
   for (let p = card.parent; p && p !== body && p.parent !== body; p = p.parent) {
-    if (textLength(p) > length) break;
+    // counted up to one past the card's: a list around many cards is not measured whole
+    if (textLengthUpTo(p, length + 1) > length) break;
     slot = p;
   }
   return slot;
@@ -83,7 +84,8 @@ function withHeading(row: ElementNode, body: ElementNode): ElementNode {
   const length = textLength(row);
   let top = row;
   for (let p = row.parent; p && p !== body; p = p.parent) {
-    if (textLength(p) > length + HEADING_TEXT || findFirst(p, 'h1')) break;
+    const most = length + HEADING_TEXT;
+    if (textLengthUpTo(p, most + 1) > most || findFirst(p, 'h1')) break;
     top = p;
   }
   return top;

@@ -7,7 +7,7 @@
  * `tooltip__content`); the trigger (`has-tooltip`, `tooltip-trigger`) and the label stay.
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { textLengthUpTo } from './measure.js';
 
 /** A class token naming a tooltip's box or its text, not its trigger. */
 const TOOLTIP_CLASS =
@@ -26,7 +26,8 @@ export function dropTooltips(root: ElementNode): void {
     const el = stack.pop() as ElementNode;
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      if (isTooltip(child) && textLength(child) <= MAX_TOOLTIP) doomed.push(child);
+      if (isTooltip(child) && textLengthUpTo(child, MAX_TOOLTIP + 1) <= MAX_TOOLTIP)
+        doomed.push(child);
       else stack.push(child);
     }
   }
