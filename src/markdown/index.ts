@@ -28,6 +28,7 @@ import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
 import { showProductBlocks } from './product-blocks.js';
+import { dropProductExtras } from './product-extras.js';
 import { findProductGrid } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
@@ -223,7 +224,10 @@ function chosenContent(
   const { root, title } = doc;
   if (product) showProductBlocks(body);
   removeChrome(body, pageTextLength);
-  if (product) dropBesideProduct(body, pageTextLength);
+  if (product) {
+    dropBesideProduct(body, pageTextLength);
+    dropProductExtras(body, pageTextLength);
+  }
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
 

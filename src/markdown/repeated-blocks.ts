@@ -3,10 +3,14 @@
  * description once for wide screens and once for narrow ones (`hidden-down-md` beside
  * `hidden-up-md`) and let the style sheet show one; without style sheets both are in the
  * markup, and the content says everything twice. The second copy of a block whose text
- * equals an earlier block's is dropped, whatever the language: it adds no content.
+ * equals an earlier block's is dropped, whatever the language: it adds no content. Texts are
+ * compared without their whitespace: the narrow copy breaks its lines elsewhere (a `<br>`
+ * between two text nodes where the wide one has a space).
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { innerText, textFigures } from './measure.js';
+import { innerText, isSpace, textFigures } from './measure.js';
+
+const SPACE = /\s+/g;
 
 /**
  * A block shorter than this (characters) is not compared: short lines (a size, a label,
@@ -17,15 +21,17 @@ const MIN_BLOCK = 40;
 /** Removes, in place, every block of `content` whose text an earlier block already holds. */
 export function dropRepeatedBlocks(content: ElementNode): void {
   const lengths = new Map<ElementNode, number>();
-  textLengths(content, lengths);
-  // blocks by their text's length: a text is built only when two blocks' lengths agree
-  // (building every block's text costs its depth in copies of the page's text)
+  const nonSpace = new Map<ElementNode, number>();
+  textLengths(content, lengths, nonSpace);
+  // blocks by their text's count of non-space characters: a text is built only when two
+  // blocks' counts agree (building every block's text costs its depth in copies of the
+  // page's text)
   const seen = new Map<number, ElementNode[]>();
   const texts = new Map<ElementNode, string>();
   const textOf = (el: ElementNode): string => {
     let text = texts.get(el);
     if (text === undefined) {
-      text = innerText(el);
+      text = innerText(el).replace(SPACE, '');
       texts.set(el, text);
     }
     return text;
@@ -38,13 +44,13 @@ export function dropRepeatedBlocks(content: ElementNode): void {
       if (length < MIN_BLOCK) continue;
       // a block as long as the one around it is all of its text (a wrapper's only block)
       if (!(within && length === withinLength)) {
-        const sameLength = seen.get(length);
+        const sameLength = seen.get(nonSpace.get(child) ?? 0);
         if (sameLength?.some((block) => textOf(block) === textOf(child))) {
           doomed.push(child);
           continue;
         }
         if (sameLength) sameLength.push(child);
-        else seen.set(length, [child]);
+        else seen.set(nonSpace.get(child) ?? 0, [child]);
       }
       walk(child, true, length);
     }
@@ -54,14 +60,34 @@ export function dropRepeatedBlocks(content: ElementNode): void {
 }
 
 /**
- * Every element's text length in one walk: the sum of its text nodes' collapsed lengths
- * (without the spaces between them), the same for blocks with the same text.
+ * Every element's text length in one walk (the sum of its text nodes' collapsed lengths,
+ * without the spaces between them) and its count of non-space characters, the same for
+ * blocks whose texts differ only in their whitespace.
  */
-function textLengths(el: ElementNode, out: Map<ElementNode, number>): number {
+function textLengths(
+  el: ElementNode,
+  out: Map<ElementNode, number>,
+  nonSpace: Map<ElementNode, number>,
+): [number, number] {
   let length = 0;
+  let count = 0;
   for (const child of el.children) {
-    length += child.type === 'text' ? textFigures(child).length : textLengths(child, out);
+    if (child.type === 'text') {
+      length += textFigures(child).length;
+      count += nonSpaceCount(child.text);
+    } else {
+      const [l, c] = textLengths(child, out, nonSpace);
+      length += l;
+      count += c;
+    }
   }
   out.set(el, length);
-  return length;
+  nonSpace.set(el, count);
+  return [length, count];
+}
+
+function nonSpaceCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) count++;
+  return count;
 }

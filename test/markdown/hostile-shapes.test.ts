@@ -115,3 +115,23 @@ describe('hostile shapes: the title heading', () => {
     assert.match(md, /## (Flood warning ){39}Flood warning$/m);
   });
 });
+
+describe('hostile shapes: a product page', () => {
+  const product =
+    '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kettle"}</script>';
+  const shop = (body: string) =>
+    `<!doctype html><html><head><title>Kettle</title>${product}</head><body><h1>Kettle</h1><p>${PROSE.repeat(3)}</p>${body}</body></html>`;
+
+  it('drops a list of 20,000 link cards and keeps the product', GUARD, () => {
+    const card = `<li><a href="/n"><img src="/n.jpg" alt="">Notes from the workshop on the new kettle</a></li>`;
+    const md = htmlToMarkdown(shop(`<ul>${card.repeat(20_000)}</ul>`), URL);
+    assert.match(md, /The river rose overnight/);
+    assert.ok(md.length < 10_000, `${md.length} characters`);
+  });
+
+  it('reads 20,000 copyright lines under one wrapper and keeps the product', GUARD, () => {
+    const notice = '<p>© 2026 Kettle Works.</p>';
+    const md = htmlToMarkdown(shop(`<div><div>${notice.repeat(20_000)}</div></div>`), URL);
+    assert.match(md, /The river rose overnight/);
+  });
+});

@@ -58,6 +58,13 @@ describe('repeated blocks', () => {
     assert.match(md, /^# Mug 7$/m);
   });
 
+  it('says it once when the narrow copy breaks its lines elsewhere', () => {
+    const narrow = description.replace('speckle glaze, matte', 'speckle glaze,<br>matte');
+    const html = page(jsonLd).replace(/(hidden-up-md">)[\s\S]*?(<\/div>)/, `$1${narrow}$2`);
+    const md = htmlToMarkdown(html, URL);
+    assert.equal(count(md, 'wheel-thrown stoneware mug'), 1);
+  });
+
   it('says a forum post once when a reply quotes it whole, and a signature once', () => {
     const md = htmlToMarkdown(thread(discussion), 'https://forum.example.com/t/stuck/42');
     assert.equal(count(md, 'hangs at the splash screen'), 1, md);
