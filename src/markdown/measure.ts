@@ -198,12 +198,17 @@ export function linkDensity(node: ElementNode, length = textLength(node)): numbe
 
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+/**
+ * `hidden` is chrome's name (`hidden-xs`, `is-hidden`), but not in the layout utilities'
+ * `overflow-hidden` (Tailwind, Bootstrap): that clips a box's corners, it hides nothing, and
+ * shops set it on their description's accordion panel.
+ */
 const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+  /-ad-|(?<!overflow-(?:[xy]-)?)hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 /** NEGATIVE without the names of comments, for pages whose content is their posts. */
 const NEGATIVE_BUT_COMMENTS =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+  /-ad-|(?<!overflow-(?:[xy]-)?)hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 /**
  * Readability's class weight: ±25 for each of class and id that looks like content or chrome.

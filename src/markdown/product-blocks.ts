@@ -10,11 +10,13 @@
  * messages: they go, unless they hold a sentence of prose (a "read more" toggle's full
  * text, which the references keep). The buy box around the cart's form or button (stock,
  * delivery, instalments) goes. Specification labels written against their values get a
- * space, and text that is only a machine id goes.
+ * space, and text that is only a machine id goes. Tab sets without ARIA open too
+ * (tab-panels.ts).
  */
 import { isHidden } from './boilerplate.js';
 import { type ElementNode, findFirst, type Node, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
+import { showTabPanels } from './tab-panels.js';
 
 /**
  * Sets, in place, the blocks of `body` as a reader sees them. A collapsed panel opens: a
@@ -27,6 +29,7 @@ import { textLength } from './measure.js';
 export function showProductBlocks(body: ElementNode): void {
   separateLabels(body);
   dropBuyBoxes(body);
+  showTabPanels(body);
   const controlled = new Set<string>();
   const panels: ElementNode[] = [];
   const hidden: ElementNode[] = [];

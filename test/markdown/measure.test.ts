@@ -1,7 +1,8 @@
 /**
  * The extractor's text measures (measure.ts, tree-stats.ts) take each text node's string
  * once: every later measure of an ancestor, in any pass or copy of the tree, is a walk over
- * nodes. Also the recipe mark (prepare-article.ts), read once per attributes object. Pure
+ * nodes. Also the recipe mark (prepare-article.ts), read once per attributes object, and
+ * Readability's class weight (`overflow-hidden` is layout, not chrome). Pure
  * logic on trees parsed for the test.
  */
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ import {
   parseDocument,
   type TextNode,
 } from '../../src/markdown/dom.js';
-import { innerText, textLength } from '../../src/markdown/measure.js';
+import { classWeight, innerText, textLength } from '../../src/markdown/measure.js';
 import { insideRecipe } from '../../src/markdown/prepare-article.js';
 import { TreeStats } from '../../src/markdown/tree-stats.js';
 
@@ -119,5 +120,24 @@ describe('recipe marks', () => {
     for (const li of items) assert.equal(insideRecipe(cloneElement(li, card)), true);
     assert.equal(reads, afterFirstPass, 'no read after the first answer');
     assert.ok(afterFirstPass <= 3, `read ${afterFirstPass} times`);
+  });
+});
+
+describe('class weight', () => {
+  const weigh = (cls: string) => {
+    const el = findFirst(body(`<div class="${cls}"><p>Text</p></div>`), 'div');
+    assert.ok(el);
+    return classWeight(el);
+  };
+
+  it('weighs a block hidden by its class as chrome', () => {
+    assert.equal(weigh('panel hidden-xs'), -25);
+    assert.equal(weigh('is-hidden'), -25);
+  });
+
+  it('does not weigh a box that clips its overflow as hidden', () => {
+    assert.equal(weigh('data-[state=open]:animate-accordion-down overflow-hidden'), 0);
+    assert.equal(weigh('rounded overflow-x-hidden'), 0);
+    assert.equal(weigh('overflow-hidden sidebar'), -25);
   });
 });
