@@ -1,7 +1,7 @@
 /**
  * Collapsed panels on every page (product-blocks.ts openPanels, called from index.ts): a
  * hidden element whose id a toggle names in `aria-controls` is text folded away, not
- * chrome. Pages written for the test.
+ * chrome; a button that is a heading's text (an accordion's title) stays. Pages written for the test.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -40,5 +40,20 @@ describe('collapsed panels', () => {
   it('drops a hidden block no toggle names', () => {
     const html = page('aria-hidden="true"').replace(/aria-controls="answer-\d"/g, '');
     assert.doesNotMatch(htmlToMarkdown(html, URL), /Answer number/);
+  });
+});
+
+describe('accordion titles', () => {
+  it("keeps a section's title written as the button in its heading", () => {
+    const md = htmlToMarkdown(page('aria-hidden="true"'), URL);
+    assert.match(md, /### Question 2/);
+  });
+
+  it('drops a button outside a heading', () => {
+    const html = page('').replace(
+      '<h1>Boiler services</h1>',
+      '<h1>Boiler services</h1><button>Call us now</button>',
+    );
+    assert.doesNotMatch(htmlToMarkdown(html, URL), /Call us now/);
   });
 });
