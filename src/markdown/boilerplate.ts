@@ -75,21 +75,56 @@ function inertBackground(el: ElementNode, pageTextLength: number): boolean {
   return textLength(el) >= pageTextLength * 0.5;
 }
 
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** A heading holding a toggle holds nothing else but the space around it. */
+const TOGGLE_SIBLINGS = 3;
+
+/**
+ * An accordion writes each section's title as the button that folds it (`<h3><button
+ * aria-expanded>`): the button is the heading's text, not a control beside it. Only a
+ * visible button that is all its heading holds (a bounded test, and its unwrapping below
+ * stays linear whatever the page nests).
+ */
+function isHeadingToggle(el: ElementNode): boolean {
+  const parent = el.parent;
+  if (el.tag !== 'button' || !parent || !HEADINGS.has(parent.tag)) return false;
+  return parent.children.length <= TOGGLE_SIBLINGS && !isHidden(el);
+}
+
 /**
  * Removes chrome in place. Forms go too, unless a form wraps most of the page (ASP.NET
  * pages put the whole body in one `<form>`), in which case only its controls go.
  */
 export function removeChrome(root: ElementNode, pageTextLength: number): void {
   const doomed: ElementNode[] = [];
+  const toggles: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      if (isChrome(child, pageTextLength)) doomed.push(child);
-      else walk(child);
+      if (isHeadingToggle(child)) toggles.push(child);
+      else if (isChrome(child, pageTextLength)) {
+        doomed.push(child);
+        continue;
+      }
+      walk(child);
     }
   };
   walk(root);
   removeNodes(doomed);
+  // the toggle's text stays in its heading (what is chrome inside it went above)
+  for (const toggle of toggles) unwrap(toggle);
+}
+
+/** Puts the element's children in its place. */
+function unwrap(el: ElementNode): void {
+  const parent = el.parent;
+  if (!parent) return;
+  const at = parent.children.indexOf(el);
+  if (at < 0) return;
+  for (const child of el.children) child.parent = parent;
+  parent.children.splice(at, 1, ...el.children);
+  el.parent = null;
 }
 
 function isChrome(el: ElementNode, pageTextLength: number): boolean {

@@ -27,7 +27,7 @@ import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
-import { showProductBlocks } from './product-blocks.js';
+import { openPanels, showProductBlocks } from './product-blocks.js';
 import { dropProductExtras } from './product-extras.js';
 import { findProductGrid } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
@@ -210,6 +210,9 @@ function extractedContent(
   // page's grids are a row of related items, a handful of cards
   const product = saysProduct && (found === null || found.cards < COLLECTION_CARDS);
   const grid = product ? null : (found?.el ?? null);
+  // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
+  // folded sections) are its text, as a product's are (showProductBlocks opens those)
+  if (!product) openPanels(body);
   return { content: chosenContent(doc, body, site, product, grid, pageTextLength), product };
 }
 

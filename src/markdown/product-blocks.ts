@@ -30,9 +30,28 @@ export function showProductBlocks(body: ElementNode): void {
   separateLabels(body);
   dropBuyBoxes(body);
   showTabPanels(body);
+  const opened = openPanels(body);
+  const hidden: ElementNode[] = [];
+  const walk = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (hiddenByClass(child.attrs.class)) hidden.push(child);
+      walk(child);
+    }
+  };
+  walk(body);
+  removeNodes(hidden.filter((el) => !opened.has(el) && !holdsParagraph(el, PROSE)));
+}
+
+/**
+ * Opens, in place, the collapsed panels of `body`: hidden elements (the `hidden` attribute,
+ * `display:none`, `aria-hidden`, a hiding class) whose id a toggle names in
+ * `aria-controls`, the toggle saying it opens something (`aria-expanded`, or a tab). What
+ * a panel itself hides stays hidden. Gives the panels opened.
+ */
+export function openPanels(body: ElementNode): ReadonlySet<ElementNode> {
   const controlled = new Set<string>();
   const panels: ElementNode[] = [];
-  const hidden: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
@@ -40,9 +59,7 @@ export function showProductBlocks(body: ElementNode): void {
       if (a['aria-controls'] && (a['aria-expanded'] !== undefined || a.role === 'tab')) {
         for (const id of a['aria-controls'].split(/\s+/)) if (id) controlled.add(id);
       }
-      const byClass = hiddenByClass(a.class);
-      if (a.id !== undefined && (byClass || isHidden(child))) panels.push(child);
-      if (byClass) hidden.push(child);
+      if (a.id !== undefined && (hiddenByClass(a.class) || isHidden(child))) panels.push(child);
       walk(child);
     }
   };
@@ -53,7 +70,7 @@ export function showProductBlocks(body: ElementNode): void {
     panel.attrs = shownAttrs(panel.attrs);
     opened.add(panel);
   }
-  removeNodes(hidden.filter((el) => !opened.has(el) && !holdsParagraph(el, PROSE)));
+  return opened;
 }
 
 /**

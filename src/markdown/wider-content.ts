@@ -7,9 +7,9 @@
  * text than what it replaces; each is a trimmed copy, the page's tree is left as it was.
  */
 import { cloneElement } from './clone.js';
-import { createElement, type ElementNode, type ParsedDocument } from './dom.js';
+import { createElement, type ElementNode, findFirst, type ParsedDocument } from './dom.js';
 import { describedItems, listAround } from './list-region.js';
-import { keptTextMarks, textFigures, textLength } from './measure.js';
+import { keptTextMarks, linkDensity, textFigures, textLength } from './measure.js';
 import { sectionsAround } from './page-sections.js';
 import { type RegionItems, regionItems } from './region-items.js';
 import type { Site } from './site-labels.js';
@@ -49,7 +49,7 @@ export function widerContent(chosen: ElementNode, around: Surroundings): Element
   const content = posts
     ? widerRegion(posts, region, site, false)
     : widerRegion(wholeList(chosen, body, site), region, site);
-  const gridded = grid && within(grid, body) ? widerGrid(content, grid) : content;
+  const gridded = grid && within(grid, body) ? widerGrid(content, grid, body) : content;
   if (gridded !== content) return gridded;
   return region ? content : besideSections(content, body, site);
 }
@@ -89,12 +89,43 @@ function wholeList(chosen: ElementNode, body: ElementNode, site: Site): ElementN
  * the prose around them is the category's. Not on a product page, whose grids are other
  * products.
  */
-function widerGrid(content: ElementNode, grid: ElementNode): ElementNode {
+function widerGrid(content: ElementNode, grid: ElementNode, body: ElementNode): ElementNode {
   const gridLength = textLength(grid);
   const contentLength = textLength(content);
-  if (gridLength >= contentLength) return cloneElement(grid);
+  if (gridLength >= contentLength) return introducedGrid(grid, body);
   if (gridLength < GRID_SHARE * contentLength) return content;
-  return sharedText(content, grid) >= GRID_HELD * gridLength ? content : cloneElement(grid);
+  return sharedText(content, grid) >= GRID_HELD * gridLength ? content : introducedGrid(grid, body);
+}
+
+/** A category's intro holds at most this many characters... */
+const INTRO_TEXT = 2000;
+/** ...under this share of links (a breadcrumb trail or a row of filters is links). */
+const INTRO_LINKS = 0.3;
+
+/**
+ * A copy of the grid, after its category's heading and intro when the page writes them
+ * apart from it: the page's `<h1>` with the widest block around it that does not hold the
+ * grid, INTRO_TEXT characters at most, mostly not links. The grid's cards are the items;
+ * the name of the category and what it says of them are the page's own words, which most
+ * references of collection pages keep.
+ */
+function introducedGrid(grid: ElementNode, body: ElementNode): ElementNode {
+  const copy = cloneElement(grid);
+  const h1 = findFirst(body, 'h1');
+  if (!h1) return copy;
+  const aroundGrid = new Set<ElementNode>();
+  for (let p: ElementNode | null = grid; p; p = p.parent) aroundGrid.add(p);
+  if (aroundGrid.has(h1)) return copy;
+  let intro = h1;
+  for (let p = h1.parent; p && !aroundGrid.has(p); p = p.parent) {
+    if (textLength(p) > INTRO_TEXT) break;
+    intro = p;
+  }
+  if (linkDensity(intro) >= INTRO_LINKS) return copy;
+  const both = createElement('div');
+  both.children = [cloneElement(intro, both), copy];
+  copy.parent = both;
+  return both;
 }
 
 /** Copies share their text nodes' measures (measure.ts): the text of `b` that `a` holds. */
