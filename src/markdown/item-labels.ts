@@ -12,7 +12,7 @@
  * unit) is data.
  */
 import { type ElementNode, removeNodes, type TextNode } from './dom.js';
-import { collapsedText, textLength } from './measure.js';
+import { collapsedText, textLengthUpTo } from './measure.js';
 import { repeatedItems } from './repeated-items.js';
 
 /** A list has at least this many items before its repeated lines are read as labels. */
@@ -66,35 +66,55 @@ function labelsOf(items: readonly ElementNode[], doomed: TextNode[]): void {
 function shortLines(item: ElementNode): [string, TextNode][] {
   const lines: [string, TextNode][] = [];
   let budget = PER_ITEM;
-  const walk = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (--budget < 0) return;
+  // `next`: the element right after `el` (no text between them), the value a name labels
+  const walk = (el: ElementNode, next: ElementNode | null): void => {
+    const after = nextElements(el);
+    for (let i = 0; i < el.children.length && --budget >= 0; i++) {
+      const child = el.children[i] as ElementNode | TextNode;
       if (child.type === 'element') {
-        if (!VERBATIM.has(child.tag)) walk(child);
+        if (!VERBATIM.has(child.tag)) walk(child, after[i] ?? null);
         continue;
       }
       const text = collapsedText(child);
-      if (text.length > 0 && text.length <= LABEL_LENGTH && isLabel(text, el)) {
+      if (text.length > 0 && text.length <= LABEL_LENGTH && isLabel(text, el, next)) {
         lines.push([text, child]);
       }
     }
   };
-  walk(item);
+  walk(item, null);
   return lines;
+}
+
+/** For each child of `el`, the element right after it with no text between, or null. */
+function nextElements(el: ElementNode): (ElementNode | null)[] {
+  const after: (ElementNode | null)[] = new Array(el.children.length).fill(null);
+  let next: ElementNode | null = null;
+  for (let i = el.children.length - 1; i >= 0; i--) {
+    after[i] = next;
+    const c = el.children[i] as ElementNode | TextNode;
+    if (c.type === 'element') next = c;
+    else if (collapsedText(c).length > 0) next = null;
+  }
+  return after;
 }
 
 /** Phrase markup: a word set off inside a line (a school's name, a brand), not a line of its own. */
 const PHRASE = new Set(['em', 'i', 'strong', 'b', 'u', 'mark', 'cite', 'q', 'code', 'pre']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
  * A label stands alone: all the text of its element (a badge, a button-like link, a status
- * line, a reply's heading), in words, and not a field's name (`Weight:`), whose value beside
- * it differs from item to item. A connecting word inside a line (`by`, `from`, `Retrieved`)
- * is a part of that line.
+ * line, a reply's heading), in words, and not a field's name: `Weight:`, or a name set
+ * apart from its value (`<dt>Duration</dt><dd>4 weeks</dd>`, a label span before a value
+ * span: a short line right after it), whose value differs from item to item. A
+ * connecting word inside a line (`by`, `from`, `Retrieved`) is a part of that line.
  */
-function isLabel(text: string, el: ElementNode): boolean {
+function isLabel(text: string, el: ElementNode, next: ElementNode | null): boolean {
   if (PHRASE.has(el.tag) || text.endsWith(':') || !/\p{L}/u.test(text)) return false;
-  if (namesField(el)) return false;
+  if (next && !HEADINGS.has(el.tag)) {
+    const value = textLengthUpTo(next, LABEL_LENGTH + 1);
+    if (value > 0 && value <= LABEL_LENGTH) return false;
+  }
   let words = 0;
   for (const c of el.children) {
     if (c.type === 'element') return false;
@@ -102,25 +122,3 @@ function isLabel(text: string, el: ElementNode): boolean {
   }
   return true;
 }
-
-/**
- * A field's name set apart from its value (`<dt>Duration</dt><dd>4 weeks</dd>`, a label
- * span beside a value span): the element right after it is a short line of its own.
- */
-function namesField(el: ElementNode): boolean {
-  const siblings = el.parent?.children ?? [];
-  let next: ElementNode | null = null;
-  for (let i = siblings.indexOf(el) + 1; i < siblings.length; i++) {
-    const c = siblings[i] as ElementNode | TextNode;
-    if (c.type === 'element') {
-      next = c;
-      break;
-    }
-    if (collapsedText(c).length > 0) return false;
-  }
-  if (!next || HEADINGS.has(el.tag)) return false;
-  const length = textLength(next);
-  return length > 0 && length <= LABEL_LENGTH;
-}
-
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);

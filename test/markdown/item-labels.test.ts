@@ -56,3 +56,22 @@ describe('labels repeated in every item of a list', () => {
     assert.ok(md.includes('Remote |') || md.includes('| Remote'), md);
   });
 });
+
+describe('labels in a hostile list', () => {
+  it('reads a thousand items of a hundred short lines each, drops their label and keeps what differs', {
+    timeout: 120_000,
+  }, () => {
+    const spans = Array.from({ length: 100 }, (_, i) => `<span>tag ${i % 7 ? 'x' : i}</span>`);
+    const items = Array.from(
+      { length: 1_000 },
+      (_, i) =>
+        `<li class="card"><a href="/i/${i}">Item number ${i} of the long list</a>${spans.join('')}<span>Sponsored</span></li>`,
+    );
+    const md = htmlToMarkdown(
+      `<!doctype html><html><head><title>Cards</title></head><body><main><h1>Cards</h1><ul>${items.join('')}</ul></main></body></html>`,
+      URL,
+    );
+    assert.ok(md.includes('Item number 999 of the long list'), md.slice(0, 400));
+    assert.ok(!md.includes('Sponsored'), md.slice(0, 400));
+  });
+});
