@@ -23,6 +23,7 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
+import { dropItemLabels } from './item-labels.js';
 import { innerText, linkDensity, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
@@ -141,7 +142,7 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
     withHeadline || saysProduct
       ? findHeadline(body, { title, ogTitle: ogTitle(doc.root), siteNames: site.names })
       : '';
-  const { content: extracted, product } = extractedContent(doc, body, site, saysProduct);
+  const { content: extracted, product, shop } = extractedContent(doc, body, site, saysProduct);
   let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
   // the posts they answer and repeat their authors' signatures
@@ -150,6 +151,9 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   // what a product page sets above its name (breadcrumbs, promotions) is not the product
   if (product && headline) dropAboveProductName(content, body, headline);
+  // a shop's cards name their products' attributes (condition, shipping, brand) in lines
+  // that recur from card to card: there they describe the product, not the template
+  if (!shop) dropItemLabels(content);
   if (withHeadline) prependHeadline(content, headline);
   return content;
 }
@@ -192,15 +196,16 @@ function describedProduct(content: ElementNode, jsonLd: readonly string[]): Elem
 const DESCRIPTION_OPENING = 60;
 
 /**
- * The extracted content, and whether the page was read as a product page: one that says
- * it is a product (`saysProduct`, product-page.ts) unless it shows a collection's grid.
+ * The extracted content, whether the page was read as a product page (one that says it is
+ * a product, `saysProduct`, product-page.ts, unless it shows a collection's grid), and
+ * whether it is a shop's page (a product, or a grid of priced cards).
  */
 function extractedContent(
   doc: ParsedDocument,
   body: ElementNode,
   site: Site,
   saysProduct: boolean,
-): { content: ElementNode; product: boolean } {
+): { content: ElementNode; product: boolean; shop: boolean } {
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
   // looked for before chrome goes: shops print the price for screen readers only, or in
@@ -213,7 +218,8 @@ function extractedContent(
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
   if (!product) openPanels(body);
-  return { content: chosenContent(doc, body, site, product, grid, pageTextLength), product };
+  const content = chosenContent(doc, body, site, product, grid, pageTextLength);
+  return { content, product, shop: product || found !== null };
 }
 
 function chosenContent(
