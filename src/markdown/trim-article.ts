@@ -79,6 +79,7 @@ const CONTROL = /(?:^|[\s_-])print(?:$|[\s_-])|toggle/i;
 
 function isMetadata(el: ElementNode): boolean {
   if (isTeaserBox(el)) return true;
+  if (isAuthorProfile(el)) return true;
   const named = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (named.length > 1 && CONTROL.test(named) && isControlLabel(el)) return true;
   if (DATELINE_TAGS.has(el.tag) && textLengthUpTo(el, 120) < 120 && DATELINE.test(innerText(el))) {
@@ -104,6 +105,26 @@ function isMetadata(el: ElementNode): boolean {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * The article's author as the page marks them up (schema.org microdata: an item that is the
+ * `author` or `creator` property), when the item says more than a name: an author box with a
+ * line about the person, whatever the plugin calls its classes (`saboxplugin-wrap`). A name
+ * alone (a forum post's poster, a byline) is under AUTHOR_PROFILE and stays.
+ */
+const AUTHOR_PROP = /^(?:author|creator)$/i;
+/** Characters: a name and a role are shorter; a line about the person is longer. */
+const AUTHOR_PROFILE = 100;
+/** An "author" item longer than this holds the text itself (a post marked up as its author's). */
+const MAX_AUTHOR_PROFILE = 1000;
+
+function isAuthorProfile(el: ElementNode): boolean {
+  if (!('itemscope' in el.attrs)) return false;
+  const props = (el.attrs.itemprop ?? '').split(/\s+/);
+  if (!props.some((p) => AUTHOR_PROP.test(p))) return false;
+  const length = textLengthUpTo(el, MAX_AUTHOR_PROFILE);
+  return length >= AUTHOR_PROFILE && length < MAX_AUTHOR_PROFILE;
+}
 
 /**
  * A teaser box: a heading, a line of blurb and a button ("Entdecke weitere Homestorys … [Mehr
