@@ -26,6 +26,7 @@ import { insideRecipe } from './prepare-article.js';
 import { removeRelatedLinks } from './related-links.js';
 import { removeRepeatedCaptions } from './repeated-captions.js';
 import { NO_SITE, type Site } from './site-labels.js';
+import { removeTeaserExcerpts } from './teaser-excerpts.js';
 
 /** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
 const CAPTION =
@@ -59,6 +60,7 @@ export function trimArticle(
   walk(article);
   removeNodes(doomed);
   removeRelatedLinks(article);
+  removeTeaserExcerpts(article, items);
   // a named element holding more than this share of the article is the text's own wrapper
   discardNamedBoilerplate(article, 0.4, items, wholeItems);
   removeEdgeBlocks(article, site, items);
