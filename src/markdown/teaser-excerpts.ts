@@ -14,7 +14,7 @@
  * Told by punctuation and link targets alone, so it holds in any language.
  */
 import { type ElementNode, type Node, removeNodes } from './dom.js';
-import { textLength, textLengthUpTo } from './measure.js';
+import { TreeStats } from './tree-stats.js';
 
 const CARD_TAGS = new Set(['div', 'li', 'article', 'dl', 'section']);
 /** A card's text (characters) is at least a title and a few words, at most an excerpt. */
@@ -32,24 +32,25 @@ export function removeTeaserExcerpts(
   article: ElementNode,
   items: ReadonlySet<ElementNode> = new Set(),
 ): void {
+  // lengths summed bottom-up once: a chain of nested blocks is not re-read at every level
+  const stats = new TreeStats();
   const cards: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element' || items.has(child)) continue;
-      if (isTeaserCard(child)) cards.push(child);
+      if (isTeaserCard(child, stats.of(child).length)) cards.push(child);
       else walk(child);
     }
   };
   walk(article);
   if (cards.length < MIN_CARDS) return;
-  const cardText = cards.reduce((sum, card) => sum + textLength(card), 0);
-  if (cardText > MAX_SHARE * textLength(article)) return;
+  const cardText = cards.reduce((sum, card) => sum + stats.of(card).length, 0);
+  if (cardText > MAX_SHARE * stats.of(article).length) return;
   removeNodes(cards);
 }
 
-function isTeaserCard(el: ElementNode): boolean {
+function isTeaserCard(el: ElementNode, length: number): boolean {
   if (!CARD_TAGS.has(el.tag)) return false;
-  const length = textLengthUpTo(el, MAX_CARD);
   if (length < MIN_CARD || length >= MAX_CARD) return false;
   const budget = { nodes: NODE_BUDGET };
   const target = oneLinkTarget(el, budget);
