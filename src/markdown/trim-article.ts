@@ -26,6 +26,7 @@ import { insideRecipe } from './prepare-article.js';
 import { removeRelatedLinks } from './related-links.js';
 import { removeRepeatedCaptions } from './repeated-captions.js';
 import { NO_SITE, type Site } from './site-labels.js';
+import { removeTeaserExcerpts } from './teaser-excerpts.js';
 
 /** Caption conventions; "legend" (a whole word) is the French and Swiss CMSs' caption (légende). */
 const CAPTION =
@@ -59,6 +60,7 @@ export function trimArticle(
   walk(article);
   removeNodes(doomed);
   removeRelatedLinks(article);
+  removeTeaserExcerpts(article, items);
   // a named element holding more than this share of the article is the text's own wrapper
   discardNamedBoilerplate(article, 0.4, items, wholeItems);
   removeEdgeBlocks(article, site, items);
@@ -79,6 +81,7 @@ const CONTROL = /(?:^|[\s_-])print(?:$|[\s_-])|toggle/i;
 
 function isMetadata(el: ElementNode): boolean {
   if (isTeaserBox(el)) return true;
+  if (isAuthorProfile(el)) return true;
   const named = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
   if (named.length > 1 && CONTROL.test(named) && isControlLabel(el)) return true;
   if (DATELINE_TAGS.has(el.tag) && textLengthUpTo(el, 120) < 120 && DATELINE.test(innerText(el))) {
@@ -104,6 +107,26 @@ function isMetadata(el: ElementNode): boolean {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * The article's author as the page marks them up (schema.org microdata: an item that is the
+ * `author` or `creator` property), when the item says more than a name: an author box with a
+ * line about the person, whatever the plugin calls its classes (`saboxplugin-wrap`). A name
+ * alone (a forum post's poster, a byline) is under AUTHOR_PROFILE and stays.
+ */
+const AUTHOR_PROP = /^(?:author|creator)$/i;
+/** Characters: a name and a role are shorter; a line about the person is longer. */
+const AUTHOR_PROFILE = 100;
+/** An "author" item longer than this holds the text itself (a post marked up as its author's). */
+const MAX_AUTHOR_PROFILE = 1000;
+
+function isAuthorProfile(el: ElementNode): boolean {
+  if (!('itemscope' in el.attrs)) return false;
+  const props = (el.attrs.itemprop ?? '').split(/\s+/);
+  if (!props.some((p) => AUTHOR_PROP.test(p))) return false;
+  const length = textLengthUpTo(el, MAX_AUTHOR_PROFILE);
+  return length >= AUTHOR_PROFILE && length < MAX_AUTHOR_PROFILE;
+}
 
 /**
  * A teaser box: a heading, a line of blurb and a button ("Entdecke weitere Homestorys … [Mehr

@@ -74,6 +74,22 @@ describe('hostile shapes: deep nesting', () => {
 });
 
 describe('hostile shapes: long runs and many siblings', () => {
+  it(
+    'keeps thousands of teaser cards that are the whole page, and a card under deep wrappers',
+    GUARD,
+    () => {
+      const cards =
+        '<div><a href="/x">Title</a><p>An excerpt cut short…</p><a href="/x">more</a></div>';
+      const md = htmlToMarkdown(
+        page(
+          `<article><p>${PROSE}</p>${cards.repeat(5_000)}${'<div>'.repeat(2_000)}${cards}${'</div>'.repeat(2_000)}</article>`,
+        ),
+        URL,
+      );
+      assert.equal(md.split('An excerpt cut short').length - 1, 5_001);
+    },
+  );
+
   it('converts a gallery of 16,000 pictures in a row with every picture', GUARD, () => {
     const md = htmlToMarkdown(
       page(`<article><p>${PROSE}</p>${'<img src="/p.jpg" alt="photo">'.repeat(16_000)}</article>`),
