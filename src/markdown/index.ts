@@ -55,6 +55,11 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
+/**
+ * A repeated block holding this share of the content is a copy of the story (one per
+ * breakpoint); 0.2 takes the two and three copies seen, not a repeated FAQ or code sample.
+ */
+const STORY_COPY_SHARE = 0.2;
 /** A page that says it is a product but shows a grid of this many cards is a collection. */
 const COLLECTION_CARDS = 12;
 const ATTEMPTS: ExtractFlags[] = [
@@ -143,8 +148,10 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const { content: extracted, product } = extractedContent(doc, body, site, saysProduct);
   let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
-  // the posts they answer and repeat their authors' signatures
+  // the posts they answer and repeat their authors' signatures; elsewhere only a copy of
+  // a fifth of the text or more is one (a site builder's story written per breakpoint)
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
+  else dropRepeatedBlocks(content, STORY_COPY_SHARE);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   // what a product page sets above its name (breadcrumbs, promotions) is not the product
