@@ -206,13 +206,22 @@ const NEGATIVE_BUT_COMMENTS =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 /**
+ * Utility classes (Tailwind's and the like) that set how a box clips or scrolls what
+ * overflows it, with their breakpoint prefixes (`md:overflow-x-auto`): layout, said of a
+ * table's scroller or a card as often as of chrome, yet they hold NEGATIVE's "hidden" and
+ * "scroll".
+ */
+const OVERFLOW_UTILITY =
+  /(?<=^|\s)(?:[\w-]+:)*overflow(?:-[xy])?-(?:hidden|scroll|auto|clip)(?=\s|$)/g;
+
+/**
  * Readability's class weight: ±25 for each of class and id that looks like content or chrome.
  * `commentsAreContent`: comment names weigh nothing (a thread page, see thread-page.ts).
  */
 export function classWeight(node: ElementNode, commentsAreContent = false): number {
   const negative = commentsAreContent ? NEGATIVE_BUT_COMMENTS : NEGATIVE;
   let weight = 0;
-  const cls = node.attrs.class;
+  const cls = node.attrs.class?.replace(OVERFLOW_UTILITY, ' ');
   if (cls) {
     if (negative.test(cls)) weight -= 25;
     if (POSITIVE.test(cls)) weight += 25;
