@@ -36,6 +36,7 @@ import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
+import { openTabPanels } from './tab-panels.js';
 import type { TagHandler } from './tag-stream.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
@@ -229,6 +230,7 @@ function chosenContent(
 ): ElementNode {
   const { root, title } = doc;
   if (product) showProductBlocks(body);
+  else openTabPanels(body);
   removeChrome(body, pageTextLength);
   if (product) dropBesideProduct(body, pageTextLength);
   const commentsAreContent = isThreadPage(body);
