@@ -38,6 +38,7 @@ import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import { openTabPanels } from './tab-panels.js';
 import type { TagHandler } from './tag-stream.js';
+import { dropTeaserRuns } from './teaser-runs.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
@@ -153,6 +154,9 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   // a fifth of the text or more is one (a site builder's story written per breakpoint)
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   else dropRepeatedBlocks(content, STORY_COPY_SHARE);
+  // a blog roll or "more ideas" cards after the story (a product page's related items go
+  // earlier, by their names: product-page.ts)
+  if (!product) dropTeaserRuns(content);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   // what a product page sets above its name (breadcrumbs, promotions) is not the product
