@@ -10,6 +10,7 @@
  * itself (e.g. `class="post-with-sidebar"`) is kept.
  */
 import { type ElementNode, removeNodes } from './dom.js';
+import { isDataTable } from './prepare-article.js';
 import { TreeStats } from './tree-stats.js';
 
 const NAMES = [
@@ -95,6 +96,12 @@ export function discardNamedBoilerplate(
 ): void {
   const stats = new TreeStats();
   const total = stats.of(article).length;
+  const tableText = dataTableText(article, stats);
+  // a box whose text is mostly a data table is the table's
+  const isTableBox = (el: ElementNode): boolean => {
+    const text = tableText.get(el) ?? 0;
+    return text > 0 && text >= stats.of(el).length / 2;
+  };
   const doomed: ElementNode[] = [];
   let found: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
@@ -105,7 +112,8 @@ export function discardNamedBoilerplate(
         !items.has(child) &&
         (TAGS.has(child.tag) || isNamedCustomElement(child)) &&
         isNamed(child) &&
-        stats.of(child).length <= total * share
+        stats.of(child).length <= total * share &&
+        !isTableBox(child)
       ) {
         found.push(child);
       } else walk(child);
@@ -169,4 +177,26 @@ function isNamed(el: ElementNode): boolean {
   const id = el.attrs.id ?? '';
   if (!cls && !id) return false;
   return NAMED.test(cls) || NAMED.test(id) || STARTS.test(cls) || STARTS.test(id);
+}
+
+/**
+ * Each element's text in data tables (the outermost ones: a table inside a table is counted
+ * with it), in one walk, for the elements that have any. A table is data whatever its box
+ * is named (Webflow puts an author's HTML, tables included, in a `w-embed` box; a comparison
+ * sits in a `rating` box), as Readability's conditional cleaning spares data tables too.
+ */
+function dataTableText(article: ElementNode, stats: TreeStats): Map<ElementNode, number> {
+  const out = new Map<ElementNode, number>();
+  const walk = (el: ElementNode): number => {
+    let text = 0;
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (child.tag === 'table') text += isDataTable(child) ? stats.of(child).length : 0;
+      else text += walk(child);
+    }
+    if (text > 0) out.set(el, text);
+    return text;
+  };
+  walk(article);
+  return out;
 }

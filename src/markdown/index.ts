@@ -38,7 +38,9 @@ import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
 import { productDescription, structuredBody } from './structured-body.js';
+import { openTabPanels } from './tab-panels.js';
 import type { TagHandler } from './tag-stream.js';
+import { dropTeaserRuns } from './teaser-runs.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
@@ -57,6 +59,11 @@ const ENOUGH_TEXT = 500;
 const TOO_LITTLE_TEXT = 140;
 /** The whole named container replaces the extraction when it holds this many times its text. */
 const WIDE_HINT = 2;
+/**
+ * A repeated block holding this share of the content is a copy of the story (one per
+ * breakpoint); 0.2 takes the two and three copies seen, not a repeated FAQ or code sample.
+ */
+const STORY_COPY_SHARE = 0.2;
 /** A page that says it is a product but shows a grid of this many cards is a collection. */
 const COLLECTION_CARDS = 12;
 const ATTEMPTS: ExtractFlags[] = [
@@ -145,8 +152,13 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   const { content: extracted, product, shop } = extractedContent(doc, body, site, saysProduct);
   let content = extracted;
   // responsive shop templates write the buy box and the description twice; replies quote
-  // the posts they answer and repeat their authors' signatures
+  // the posts they answer and repeat their authors' signatures; elsewhere only a copy of
+  // a fifth of the text or more is one (a site builder's story written per breakpoint)
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
+  else dropRepeatedBlocks(content, STORY_COPY_SHARE);
+  // a blog roll or "more ideas" cards after the story (a product page's related items go
+  // earlier, by their names: product-page.ts)
+  if (!product) dropTeaserRuns(content);
   if (doc.jsonLd.length > 0) content = structuredFallback(content, doc.jsonLd) ?? content;
   if (product && doc.jsonLd.length > 0) content = describedProduct(content, doc.jsonLd) ?? content;
   // what a product page sets above its name (breadcrumbs, promotions) is not the product
@@ -217,7 +229,7 @@ function extractedContent(
   const grid = product ? null : (found?.el ?? null);
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
-  if (!product) openPanels(body);
+  if (!product) openPanels(body, false);
   const content = chosenContent(doc, body, site, product, grid, pageTextLength);
   return { content, product, shop: product || found !== null };
 }
@@ -232,6 +244,7 @@ function chosenContent(
 ): ElementNode {
   const { root, title } = doc;
   if (product) showProductBlocks(body);
+  else openTabPanels(body);
   removeChrome(body, pageTextLength);
   if (product) {
     dropBesideProduct(body, pageTextLength);

@@ -198,17 +198,21 @@ export function linkDensity(node: ElementNode, length = textLength(node)): numbe
 
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
-/**
- * `hidden` is chrome's name (`hidden-xs`, `is-hidden`), but not in the layout utilities'
- * `overflow-hidden` (Tailwind, Bootstrap): that clips a box's corners, it hides nothing, and
- * shops set it on their description's accordion panel.
- */
 const NEGATIVE =
-  /-ad-|(?<!overflow-(?:[xy]-)?)hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 /** NEGATIVE without the names of comments, for pages whose content is their posts. */
 const NEGATIVE_BUT_COMMENTS =
-  /-ad-|(?<!overflow-(?:[xy]-)?)hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+
+/**
+ * Utility classes (Tailwind's and the like) that set how a box clips or scrolls what
+ * overflows it, with their breakpoint prefixes (`md:overflow-x-auto`): layout, said of a
+ * table's scroller or a card as often as of chrome, yet they hold NEGATIVE's "hidden" and
+ * "scroll".
+ */
+const OVERFLOW_UTILITY =
+  /(?<=^|\s)(?:[\w-]+:)*overflow(?:-[xy])?-(?:hidden|scroll|auto|clip)(?=\s|$)/g;
 
 /**
  * Readability's class weight: ±25 for each of class and id that looks like content or chrome.
@@ -217,7 +221,7 @@ const NEGATIVE_BUT_COMMENTS =
 export function classWeight(node: ElementNode, commentsAreContent = false): number {
   const negative = commentsAreContent ? NEGATIVE_BUT_COMMENTS : NEGATIVE;
   let weight = 0;
-  const cls = node.attrs.class;
+  const cls = node.attrs.class?.replace(OVERFLOW_UTILITY, ' ');
   if (cls) {
     if (negative.test(cls)) weight -= 25;
     if (POSITIVE.test(cls)) weight += 25;

@@ -11,12 +11,12 @@
  * text, which the references keep). The buy box around the cart's form or button (stock,
  * delivery, instalments) goes. Specification labels written against their values get a
  * space, and text that is only a machine id goes. Tab sets without ARIA open too
- * (tab-panels.ts).
+ * (sibling-tab-panels.ts).
  */
 import { isHidden } from './boilerplate.js';
 import { type ElementNode, findFirst, type Node, removeNodes } from './dom.js';
 import { textLength } from './measure.js';
-import { showTabPanels } from './tab-panels.js';
+import { showTabPanels } from './sibling-tab-panels.js';
 
 /**
  * Sets, in place, the blocks of `body` as a reader sees them. A collapsed panel opens: a
@@ -47,16 +47,19 @@ export function showProductBlocks(body: ElementNode): void {
  * Opens, in place, the collapsed panels of `body`: hidden elements (the `hidden` attribute,
  * `display:none`, `aria-hidden`, a hiding class) whose id a toggle names in
  * `aria-controls`, the toggle saying it opens something (`aria-expanded`, or a tab). What
- * a panel itself hides stays hidden. Gives the panels opened.
+ * a panel itself hides stays hidden. Gives the panels opened. Without `tabs`, only an
+ * accordion's toggle (`aria-expanded`) opens its panel: tab-panels.ts opens other pages' tab
+ * panels, and only those that hold prose (a tabbed carousel of cards, a "Loading…" panel a
+ * script fills, stay hidden).
  */
-export function openPanels(body: ElementNode): ReadonlySet<ElementNode> {
+export function openPanels(body: ElementNode, tabs = true): ReadonlySet<ElementNode> {
   const controlled = new Set<string>();
   const panels: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
       const a = child.attrs;
-      if (a['aria-controls'] && (a['aria-expanded'] !== undefined || a.role === 'tab')) {
+      if (a['aria-controls'] && (a['aria-expanded'] !== undefined || (tabs && a.role === 'tab'))) {
         for (const id of a['aria-controls'].split(/\s+/)) if (id) controlled.add(id);
       }
       if (a.id !== undefined && (hiddenByClass(a.class) || isHidden(child))) panels.push(child);

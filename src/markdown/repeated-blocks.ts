@@ -6,6 +6,11 @@
  * equals an earlier block's is dropped, whatever the language: it adds no content. Texts are
  * compared without their whitespace: the narrow copy breaks its lines elsewhere (a `<br>`
  * between two text nodes where the wide one has a space).
+ *
+ * Site builders (Framer, Webflow) do the same with a whole story: one copy per breakpoint,
+ * each shown by its own media query. On any page, a repeated block that is a large part of
+ * the content (`minShare`) is such a copy; shorter repeats stay there, as stories repeat a
+ * line or a recipe's step on purpose and the readers' truths keep both.
  */
 import { type ElementNode, removeNodes } from './dom.js';
 import { innerText, isSpace, textFigures } from './measure.js';
@@ -17,12 +22,22 @@ const SPACE = /\s+/g;
  * "Add to cart") repeat on purpose and say little.
  */
 const MIN_BLOCK = 40;
+/**
+ * With a share asked for, a block shorter than this is never a copy of the page's text: a
+ * factbox or a code sample that a documentation page shows twice is under it.
+ */
+const MIN_COPY = 500;
 
-/** Removes, in place, every block of `content` whose text an earlier block already holds. */
-export function dropRepeatedBlocks(content: ElementNode): void {
+/**
+ * Removes, in place, every block of `content` whose text an earlier block already holds;
+ * with `minShare` (0 to 1), only blocks holding that share of the content's text (and
+ * MIN_COPY characters) are compared.
+ */
+export function dropRepeatedBlocks(content: ElementNode, minShare = 0): void {
   const lengths = new Map<ElementNode, number>();
   const nonSpace = new Map<ElementNode, number>();
-  textLengths(content, lengths, nonSpace);
+  const [total] = textLengths(content, lengths, nonSpace);
+  const minBlock = minShare > 0 ? Math.max(MIN_COPY, total * minShare) : MIN_BLOCK;
   // blocks by their text's count of non-space characters: a text is built only when two
   // blocks' counts agree (building every block's text costs its depth in copies of the
   // page's text)
@@ -41,7 +56,7 @@ export function dropRepeatedBlocks(content: ElementNode): void {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
       const length = lengths.get(child) ?? 0;
-      if (length < MIN_BLOCK) continue;
+      if (length < minBlock) continue;
       // a block as long as the one around it is all of its text (a wrapper's only block)
       if (!(within && length === withinLength)) {
         const sameLength = seen.get(nonSpace.get(child) ?? 0);

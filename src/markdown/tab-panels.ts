@@ -1,64 +1,74 @@
 /**
- * A product page's tab set written without ARIA: sibling panels of one tag and class, one
- * shown and the others hidden inline (`style="display:none"`, the `hidden` attribute) until
- * a reader clicks a tab whose link is only a script's. Shops put the specifications and
- * details there (a retailer's Overview / Specs / Reviews); WCXB's references of product
- * pages hold them. product-blocks.ts opens the panels that ARIA names; these are told by
- * their shape alone: siblings that share a tag and a class list, at least one of them
- * shown. A carousel's slides and a variant's other prices are the same shape, so a hidden
- * panel opens only when it holds text of its own: a sentence's worth, not mostly links.
+ * Tabbed content as a reader can see it: documentation writes one panel per platform or
+ * language (Windows, macOS, Linux; C#, Python), shows one and leaves the others `hidden`
+ * until their tab is clicked. Each is the page's content: WCXB's references of such pages
+ * keep all of them. A panel is told by ARIA alone (its own `role="tabpanel"`, named by a
+ * `role="tab"` in `aria-controls`), so any language is served.
+ *
+ * Only a panel holding prose or code opens: a marketing page's tabbed card carousel (links
+ * under headings) and a panel a script fills ("Loading prices…") stay hidden.
  */
 import type { ElementNode } from './dom.js';
-import { linkDensity, textLength } from './measure.js';
+import { textLengthUpTo } from './measure.js';
 
-/** A hidden sibling panel opens with at least this much text (characters). */
-const PANEL_TEXT = 150;
-/** ...and at most this share of it in links (a slide of product cards is links). */
-const PANEL_LINKS = 0.5;
-/** Siblings looked at in one parent: a tab set has a handful, a long list is not one. */
-const MAX_PANELS = 12;
+/** A panel opens when one of its paragraphs or code blocks holds this many characters. */
+const PROSE = 80;
+const PROSE_TAGS: ReadonlySet<string> = new Set(['p', 'pre']);
 
-/** Opens, in place, the hidden panels of `body`'s script-driven tab sets. */
-export function showTabPanels(body: ElementNode): void {
+/** Opens, in place, the hidden panels of `body`'s tabs; what a panel itself hides stays hidden. */
+export function openTabPanels(body: ElementNode): void {
+  const controlled = new Set<string>();
+  const panels: ElementNode[] = [];
   const walk = (el: ElementNode): void => {
-    const kids: ElementNode[] = [];
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      kids.push(child);
+      const a = child.attrs;
+      if (a.role === 'tab' && a['aria-controls']) {
+        for (const id of a['aria-controls'].split(/\s+/)) if (id) controlled.add(id);
+      }
+      if (a.role === 'tabpanel' && a.id && hiddenPanel(a)) panels.push(child);
       walk(child);
     }
-    if (kids.length >= 2 && kids.length <= MAX_PANELS) openSiblings(kids);
   };
   walk(body);
-}
-
-/** Opens the hidden ones of `kids` that share the tag and class of a shown sibling. */
-function openSiblings(kids: readonly ElementNode[]): void {
-  const shown = new Set<string>();
-  for (const kid of kids) if (!hiddenInline(kid) && kid.attrs.class) shown.add(key(kid));
-  if (shown.size === 0) return;
-  for (const kid of kids) {
-    if (!hiddenInline(kid) || !shown.has(key(kid))) continue;
-    const length = textLength(kid);
-    if (length < PANEL_TEXT || linkDensity(kid, length) > PANEL_LINKS) continue;
-    kid.attrs = shownAttrs(kid.attrs);
+  const budget = { nodes: LOOK_BUDGET };
+  for (const panel of panels) {
+    if (controlled.has(panel.attrs.id ?? '') && holdsProse(panel, budget)) {
+      panel.attrs = shown(panel.attrs);
+    }
   }
 }
 
-const key = (el: ElementNode) => `${el.tag} ${(el.attrs.class ?? '').trim()}`;
-
-const DISPLAY_NONE = /display\s*:\s*none/i;
-
-/** Hidden the way a tab script hides its other panels: inline, not by a class or ARIA. */
-function hiddenInline(el: ElementNode): boolean {
-  const a = el.attrs;
-  return a.hidden !== undefined || (a.style !== undefined && DISPLAY_NONE.test(a.style));
+function hiddenPanel(a: Readonly<Record<string, string>>): boolean {
+  return (
+    a.hidden !== undefined ||
+    a['aria-hidden'] === 'true' ||
+    /display\s*:\s*none/i.test(a.style ?? '')
+  );
 }
 
-/** A copy (copies of the tree share attrs objects) without the inline hiding. */
-function shownAttrs(attrs: Record<string, string>): Record<string, string> {
+/**
+ * Elements looked at in all panels together: panels nested in panels (a hostile page's
+ * thousands) would each be walked again; past this, no more panels open.
+ */
+const LOOK_BUDGET = 100_000;
+
+function holdsProse(panel: ElementNode, budget: { nodes: number }): boolean {
+  const stack: ElementNode[] = [panel];
+  while (stack.length > 0 && budget.nodes > 0) {
+    const el = stack.pop() as ElementNode;
+    budget.nodes--;
+    if (PROSE_TAGS.has(el.tag) && textLengthUpTo(el, PROSE) >= PROSE) return true;
+    for (const child of el.children) if (child.type === 'element') stack.push(child);
+  }
+  return false;
+}
+
+/** The panel's attributes without what hid it (attributes objects are shared by copies). */
+function shown(attrs: Readonly<Record<string, string>>): Record<string, string> {
   const copy = { ...attrs };
   delete copy.hidden;
+  if (copy['aria-hidden'] === 'true') delete copy['aria-hidden'];
   if (copy.style) copy.style = copy.style.replace(/display\s*:\s*none\s*;?/gi, '');
   return copy;
 }

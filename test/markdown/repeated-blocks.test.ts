@@ -78,3 +78,34 @@ describe('repeated blocks', () => {
     assert.equal(count(md, 'hangs at the splash screen'), 2, md);
   });
 });
+
+const storyParagraphs = [
+  'The harbour wall was finished in the spring, three years after the storm that broke it, and the boats came back within a week of the opening.',
+  'The fishermen say the new wall is higher than the old one by almost a metre, which keeps the spray off the quay even in the autumn gales.',
+  'The council paid for most of it, the rest came from a fund the village raised with concerts, a market and a long list of small donations.',
+  'Next year the slipway is to be rebuilt as well, once the engineers have decided whether the old stones can be used again or must be replaced.',
+];
+const story = storyParagraphs.map((p) => `<p>${p}</p>`).join('');
+
+describe('repeated copies of a story', () => {
+  it('says a story once when a site builder writes it once per breakpoint', () => {
+    const html = `<!doctype html><html><head><title>The harbour wall</title></head><body>
+      <main><h1>The harbour wall</h1>
+        <div class="variant-desktop"><div class="rich-text">${story}</div></div>
+        <div class="variant-tablet"><div class="rich-text">${story}</div></div>
+        <div class="variant-phone"><div class="rich-text">${story}</div></div>
+      </main></body></html>`;
+    const md = htmlToMarkdown(html, 'https://village.example.org/news/harbour-wall');
+    assert.equal(count(md, 'The harbour wall was finished'), 1, md);
+    assert.equal(count(md, 'the slipway is to be rebuilt'), 1, md);
+  });
+
+  it('keeps a short block a story repeats on purpose', () => {
+    const box =
+      '<div class="note"><p>Opening hours of the harbour office: Monday to Friday, 8 to 12.</p></div>';
+    const html = `<!doctype html><html><head><title>The harbour wall</title></head><body>
+      <article><h1>The harbour wall</h1>${box}${story}${box}</article></body></html>`;
+    const md = htmlToMarkdown(html, 'https://village.example.org/news/harbour-wall');
+    assert.equal(count(md, 'Opening hours of the harbour office'), 2, md);
+  });
+});

@@ -1,54 +1,52 @@
 /**
- * A product page's tab set written without ARIA (tab-panels.ts): the hidden sibling panels
- * of a shown one, of the same tag and class, open; a short hidden sibling and a page that is
- * not a product keep them hidden. Pages written for the test.
+ * Tab panels (tab-panels.ts): a documentation page that writes one panel per platform and
+ * hides the others until their tab is clicked says all of them; a panel without prose or
+ * code (a card of links, a script's placeholder) stays hidden. Pages written for the test.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { htmlToMarkdown } from '../../src/markdown/index.js';
 
-const URL = 'https://shop.example.com/p/kettle-42';
+const panel = (id: string, hidden: boolean, inner: string) =>
+  `<section id="${id}" role="tabpanel"${hidden ? ' aria-hidden="true" hidden="hidden"' : ''}>${inner}</section>`;
 
-const jsonLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kettle 42"}</script>`;
+const page = (
+  third: string,
+) => `<!doctype html><html><head><title>Install the tools</title></head><body>
+  <header><nav><a href="/">Docs</a></nav></header>
+  <main><h1>Install the tools</h1>
+    <p>The command-line tools run the functions on your own machine, so that you can test them before you deploy them to the cloud.</p>
+    <div role="tablist">
+      <button role="tab" aria-controls="tab-windows" aria-selected="true">Windows</button>
+      <button role="tab" aria-controls="tab-macos">macOS</button>
+      <button role="tab" aria-controls="tab-linux">Linux</button>
+    </div>
+    ${panel('tab-windows', false, '<p>Download the installer for your version of Windows and run it; it adds the tools to your path, so that a new terminal finds them.</p>')}
+    ${panel('tab-macos', true, '<p>The following steps use Homebrew to install the tools on macOS; install Homebrew first if it is not on your machine yet.</p><pre><code>brew tap example/tools\nbrew install example-tools@4</code></pre>')}
+    ${panel('tab-linux', true, third)}
+    <p>When the tools are installed, check their version with the command below and start your first project.</p>
+  </main>
+  <footer><p>Example Docs</p></footer></body></html>`;
 
-const overview = `<p>A stainless steel kettle that boils a litre in under three minutes, with a
-  concealed element, a limescale filter you can take out and wash, and a base that turns all
-  the way round so the cord never gets in the way.</p>
-  <p>The double wall keeps the outside cool to the touch, and the lid opens with one press of
-  a button on the handle, so you can fill it with one hand.</p>`;
+const URL = 'https://docs.example.com/tools/install';
 
-const specs = `<h3>Materials and care</h3>
-  <p>The body is brushed stainless steel and the handle and lid are BPA-free plastic; wipe it
-  with a damp cloth, and descale it every month with the filter taken out.</p>
-  <p>Power: 2200 W on a 230 V supply, with boil-dry protection and an automatic switch-off
-  once the water boils or the kettle is lifted from its base.</p>`;
-
-const page = (head: string, hiddenPane: string) => `<!doctype html><html><head>
-  <title>Kettle 42</title>${head}</head><body>
-  <header><nav><a href="/">Shop</a> <a href="/kettles">Kettles</a></nav></header>
-  <div class="product"><h1>Kettle 42</h1><p class="price">€49.00</p>
-    <div class="tab-navs"><div class="tab-nav active">Overview</div><div class="tab-nav">Specs</div></div>
-    <div class="tab-panes">
-      <div class="tab-pane" style="display:block">${overview}</div>
-      <div class="tab-pane" style="display:none">${hiddenPane}</div>
-    </div></div>
-  <footer><p>Shop Ltd</p></footer></body></html>`;
-
-describe('tab panels without ARIA', () => {
-  it('opens the hidden panels beside the shown one on a product page', () => {
-    const md = htmlToMarkdown(page(jsonLd, specs), URL);
-    assert.match(md, /limescale filter/);
-    assert.match(md, /boil-dry protection/);
+describe('tab panels', () => {
+  it('says the hidden panels of a page’s tabs when they hold prose or code', () => {
+    const md = htmlToMarkdown(
+      page(
+        '<p>The following steps use APT to install the tools on Ubuntu or Debian; other distributions are covered in the readme.</p>',
+      ),
+      URL,
+    );
+    assert.match(md, /Download the installer/);
+    assert.match(md, /use Homebrew to install the tools/, md);
+    assert.match(md, /brew install example-tools@4/);
+    assert.match(md, /use APT to install the tools/);
   });
 
-  it('keeps a short hidden sibling hidden', () => {
-    const md = htmlToMarkdown(page(jsonLd, '<p>Sold out in blue</p>'), URL);
-    assert.match(md, /limescale filter/);
-    assert.doesNotMatch(md, /Sold out in blue/);
-  });
-
-  it('keeps the panels hidden on a page that is not a product', () => {
-    const md = htmlToMarkdown(page('', specs), URL);
-    assert.doesNotMatch(md, /boil-dry protection/);
+  it('leaves a hidden panel that a script fills or that holds only links hidden', () => {
+    const md = htmlToMarkdown(page('<p>Loading…</p><a href="/linux">Linux guide</a>'), URL);
+    assert.match(md, /use Homebrew to install the tools/);
+    assert.doesNotMatch(md, /Loading…|Linux guide/, md);
   });
 });
