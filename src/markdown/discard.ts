@@ -123,6 +123,7 @@ export function discardNamedBoilerplate(
   // the parts spared are looked into as any other block is, until no name recurs
   while (found.length > 0) {
     const parts = templateParts(found, stats, total * share);
+    for (const el of namedProse(found, stats, total * share)) parts.add(el);
     const spared = found.filter((el) => parts.has(el));
     for (const el of found) if (!parts.has(el)) doomed.push(el);
     found = [];
@@ -164,6 +165,50 @@ function templateParts(found: ElementNode[], stats: TreeStats, most: number): Se
     if (els.length >= RECURRING && text > most) for (const el of els) parts.add(el);
   }
   return parts;
+}
+
+/** Link text share under which named blocks read as prose, not as a menu or a row of teasers. */
+const PROSE_LINKS = 0.1;
+
+/**
+ * The named blocks that share one boilerplate name (the part of NAMES their class or id
+ * matched) and together hold over `most` characters, with few links: a template that names
+ * its own text blocks so (`product-stories-header` on each section of a product's story,
+ * `richtext--disclaimer` on each column of a page builder) splits the text into blocks each
+ * under the share, but the name labels most of the article, as a wrapper named so would.
+ * Menus, footers and rows of related items are link dense; a share bar or a byline is small.
+ * STARTS' prefixes are left out: a reply or a navigation block is one of a region's many,
+ * each its own (a thread's replies are judged by thread-page.ts, not here); so are the
+ * names of an item's parts, which templateParts spares only on a page of items.
+ */
+function namedProse(found: ElementNode[], stats: TreeStats, most: number): ElementNode[] {
+  const groups = new Map<string, { els: ElementNode[]; text: number; links: number }>();
+  for (const el of found) {
+    const name = matchedName(el);
+    if (!name || ITEM_PART.test(name)) continue;
+    const s = stats.of(el);
+    const group = groups.get(name) ?? { els: [], text: 0, links: 0 };
+    group.els.push(el);
+    group.text += s.length;
+    group.links += s.linkText + 0.3 * s.hashLinkText;
+    groups.set(name, group);
+  }
+  const out: ElementNode[] = [];
+  for (const { els, text, links } of groups.values()) {
+    if (text > most && links <= text * PROSE_LINKS) out.push(...els);
+  }
+  return out;
+}
+
+/** The boilerplate name an element carries (lowercased), or '' when it has none. */
+function matchedName(el: ElementNode): string {
+  const tagMatch = el.tag.includes('-') ? NAMED.exec(el.tag) : null;
+  if (tagMatch) return tagMatch[0].toLowerCase();
+  for (const value of [el.attrs.class ?? '', el.attrs.id ?? '']) {
+    const m = NAMED.exec(value);
+    if (m) return m[0].toLowerCase();
+  }
+  return '';
 }
 
 /** A custom element (`<pp-inline-teaser>`) carries its kind in its tag name. */
