@@ -121,9 +121,11 @@ export function discardNamedBoilerplate(
   };
   walk(article);
   // the parts spared are looked into as any other block is, until no name recurs
+  // names found to label the text itself, which stay its own in the blocks they wrap
+  const ownNames = new Set<string>();
   while (found.length > 0) {
     const parts = templateParts(found, stats, total * share);
-    for (const el of namedProse(found, stats, total * share)) parts.add(el);
+    for (const el of namedProse(found, stats, total * share, ownNames)) parts.add(el);
     const spared = found.filter((el) => parts.has(el));
     for (const el of found) if (!parts.has(el)) doomed.push(el);
     found = [];
@@ -177,11 +179,18 @@ const PROSE_LINKS = 0.1;
  * `richtext--disclaimer` on each column of a page builder) splits the text into blocks each
  * under the share, but the name labels most of the article, as a wrapper named so would.
  * Menus, footers and rows of related items are link dense; a share bar or a byline is small.
- * STARTS' prefixes are left out: a reply or a navigation block is one of a region's many,
- * each its own (a thread's replies are judged by thread-page.ts, not here); so are the
- * names of an item's parts, which templateParts spares only on a page of items.
+ * Once so, the name is the text's own in the blocks it wraps too (`-stories-header-copy`
+ * inside `-stories-header`), however little each holds (`ownNames`, filled here). STARTS'
+ * prefixes are left out: a reply or a navigation block is one of a region's many, each its
+ * own (a thread's replies are judged by thread-page.ts, not here); so are the names of an
+ * item's parts, which templateParts spares only on a page of items.
  */
-function namedProse(found: ElementNode[], stats: TreeStats, most: number): ElementNode[] {
+function namedProse(
+  found: ElementNode[],
+  stats: TreeStats,
+  most: number,
+  ownNames: Set<string>,
+): ElementNode[] {
   const groups = new Map<string, { els: ElementNode[]; text: number; links: number }>();
   for (const el of found) {
     const name = matchedName(el);
@@ -194,8 +203,12 @@ function namedProse(found: ElementNode[], stats: TreeStats, most: number): Eleme
     groups.set(name, group);
   }
   const out: ElementNode[] = [];
-  for (const { els, text, links } of groups.values()) {
-    if (text > most && links <= text * PROSE_LINKS) out.push(...els);
+  for (const [name, { els, text, links }] of groups) {
+    if (links > text * PROSE_LINKS) continue;
+    if (text > most || ownNames.has(name)) {
+      ownNames.add(name);
+      out.push(...els);
+    }
   }
   return out;
 }

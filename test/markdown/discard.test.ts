@@ -31,6 +31,20 @@ describe('discardNamedBoilerplate', () => {
     assert.doesNotMatch(text, /Share/);
   });
 
+  it('keeps the blocks of that name inside them, however little each holds', () => {
+    const sections = [1, 2, 3, 4]
+      .map(
+        (n) =>
+          `<div class="product-stories-header s${n}"><p>${PROSE}</p>` +
+          `<div class="product-stories-copy"><p>Copy ${n}.</p></div></div>`,
+      )
+      .join('');
+    const el = article(`<h1>Earphones</h1>${sections}`);
+    discardNamedBoilerplate(el, 0.4);
+    assert.match(innerText(el), /Copy 1\./);
+    assert.match(innerText(el), /Copy 4\./);
+  });
+
   it('still drops link-dense blocks of one name that hold most of the text', () => {
     const links = Array.from(
       { length: 8 },
