@@ -6,7 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  createElement,
+  type ElementNode,
+  findFirst,
+  parseDocument,
+} from '../../src/markdown/dom.js';
 import { htmlToMarkdown } from '../../src/markdown/index.js';
+import { findProductGrids } from '../../src/markdown/product-grid.js';
+import { MarkdownWriter } from '../../src/markdown/serialize.js';
+import { shownGrids } from '../../src/markdown/wider-content.js';
 
 const URL = 'https://shop.example/collections/outdoor';
 
@@ -65,5 +74,23 @@ describe('collections set out in several grids', () => {
     const md = htmlToMarkdown(html, URL);
     assert.match(md, /fly is waterproof/);
     assert.doesNotMatch(md, /boots model 3 for/);
+  });
+});
+
+describe('the grid rules on content taken by any path', () => {
+  it("gives a collection's grids over a block of prose that lost its cards", () => {
+    const html = page('', `<div class="shelves">${shelf('boots', 6)}${shelf('tents', 5)}</div>`);
+    const body = findFirst(parseDocument(html).root, 'body') as ElementNode;
+    const { best, grids } = findProductGrids(body);
+    // what the whole hinted container gives once its cleaning has read the cards as links
+    const stripped = createElement('div');
+    stripped.children = [
+      { type: 'text', text: 'Take your pick of the boots we make.', parent: stripped },
+    ];
+    const md = new MarkdownWriter(() => null).render(
+      shownGrids(stripped, { body, grid: best?.el ?? null, grids }),
+    );
+    assert.match(md, /boots model 5 for/);
+    assert.match(md, /tents model 4 for/);
   });
 });
