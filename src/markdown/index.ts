@@ -11,6 +11,7 @@
  */
 import { isHidden, removeChrome } from './boilerplate.js';
 import { cloneElement } from './clone.js';
+import { showsCollection } from './collection-page.js';
 import { findHintedContainer } from './content-hints.js';
 import {
   createElement,
@@ -30,7 +31,7 @@ import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
 import { openPanels, showProductBlocks } from './product-blocks.js';
 import { dropProductExtras } from './product-extras.js';
-import { findProductGrid } from './product-grid.js';
+import { findProductGrids } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
 import { collectScorable, type FlagUse } from './scorable.js';
@@ -44,7 +45,7 @@ import { dropTeaserRuns } from './teaser-runs.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
-import { widerContent } from './wider-content.js';
+import { type Surroundings, shownGrids, widerContent } from './wider-content.js';
 
 /**
  * htmlparser2's Parser events (open, text, close, with HTML's implied closes) in linear time;
@@ -64,8 +65,6 @@ const WIDE_HINT = 2;
  * breakpoint); 0.2 takes the two and three copies seen, not a repeated FAQ or code sample.
  */
 const STORY_COPY_SHARE = 0.2;
-/** A page that says it is a product but shows a grid of this many cards is a collection. */
-const COLLECTION_CARDS = 12;
 const ATTEMPTS: ExtractFlags[] = [
   { stripUnlikely: true, weightClasses: true, cleanConditionally: true },
   { stripUnlikely: false, weightClasses: true, cleanConditionally: true },
@@ -222,15 +221,15 @@ function extractedContent(
   showScriptShownContent(body, pageTextLength);
   // looked for before chrome goes: shops print the price for screen readers only, or in
   // an element hidden from them beside its visible twin
-  const found = findProductGrid(body);
-  // a category page names a featured item (or each card) a schema.org Product; a product
-  // page's grids are a row of related items, a handful of cards
-  const product = saysProduct && (found === null || found.cards < COLLECTION_CARDS);
+  const grids = findProductGrids(body);
+  const found = grids.best;
+  const product = saysProduct && !showsCollection(doc.root, doc.jsonLd, grids);
   const grid = product ? null : (found?.el ?? null);
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
   if (!product) openPanels(body, false);
-  const content = chosenContent(doc, body, site, product, grid, pageTextLength);
+  const all = product ? [] : grids.grids;
+  const content = chosenContent(doc, body, site, product, { grid, grids: all }, pageTextLength);
   return { content, product, shop: product || found !== null };
 }
 
@@ -239,7 +238,7 @@ function chosenContent(
   body: ElementNode,
   site: Site,
   product: boolean,
-  grid: ElementNode | null,
+  shown: Pick<Surroundings, 'grid' | 'grids'>,
   pageTextLength: number,
 ): ElementNode {
   const { root, title } = doc;
@@ -300,13 +299,15 @@ function chosenContent(
       const wide = cleanedContainer(container, title, site);
       const wideLength = textLength(wide);
       if (wideLength >= WIDE_HINT * chosenLength && linkDensity(wide, wideLength) <= 0.3) {
-        return wide;
+        return shownGrids(wide, { body, ...shown });
       }
     }
   }
-  if (chosen) return widerContent(chosen, { doc, body, site, product, region, grid });
+  if (chosen) return widerContent(chosen, { doc, body, site, product, region, ...shown });
   // the fallback is trimmed like an extracted article: its related links, credits and named
   // boilerplate are as little content there
+  const gridded = shownGrids(createElement('div'), { body, ...shown });
+  if (gridded.children.length > 0) return gridded;
   const whole = wholeBody(body);
   trimArticle(whole, site);
   return whole;

@@ -39,6 +39,8 @@ interface Figures {
   text: number;
   link: boolean;
   price: boolean;
+  /** Cards of the grids in the element's subtree. */
+  cards: number;
 }
 
 /** A product grid: its element (not a copy) and the number of its cards. */
@@ -49,8 +51,27 @@ export interface ProductGrid {
 
 /** The grid of `body` with the most text, or null when the page shows none. */
 export function findProductGrid(body: ElementNode): ProductGrid | null {
+  return findProductGrids(body).best;
+}
+
+/**
+ * The page's grids together: the one with the most text, and the cards and the number of
+ * all of them (a grid of grids counted once, by whichever reading finds more cards). A
+ * collection often sets its items in several grids (one per sub-category), none of them
+ * long; a product page's grids are a row or two of related items.
+ */
+export interface PageGrids {
+  best: ProductGrid | null;
+  cards: number;
+  /** The grids counted, in document order. */
+  grids: ElementNode[];
+}
+
+export function findProductGrids(body: ElementNode): PageGrids {
   let best: ProductGrid | null = null;
   let bestText = 0;
+  // the grids counted, a grid of grids among them before the grids inside it (its parts)
+  const counted: ElementNode[] = [];
   // how the last text (in document order) ended: a price split over two elements
   let tail: 'currency' | 'digit' | 'other' = 'other';
   const priced = (text: string, f: TextFigures): boolean => {
@@ -76,7 +97,12 @@ export function findProductGrid(body: ElementNode): ProductGrid | null {
     return found;
   };
   const walk = (el: ElementNode): Figures => {
-    const own: Figures = { text: 0, link: el.tag === 'a' && Boolean(el.attrs.href), price: false };
+    const own: Figures = {
+      text: 0,
+      link: el.tag === 'a' && Boolean(el.attrs.href),
+      price: false,
+      cards: 0,
+    };
     // only an element with enough children can be a grid: the others keep no list
     const items: { el: ElementNode; figures: Figures }[] | null =
       el.children.length >= MIN_ITEMS ? [] : null;
@@ -91,19 +117,29 @@ export function findProductGrid(body: ElementNode): ProductGrid | null {
       own.text += figures.text;
       own.link ||= figures.link;
       own.price ||= figures.price;
+      own.cards += figures.cards;
       items?.push({ el: child, figures });
     }
-    if (items && own.price && own.text > bestText) {
+    if (items && own.price) {
       const cards = gridCards(own, items);
-      if (cards > 0) {
+      if (cards > 0 && own.text > bestText) {
         best = { el, cards };
         bestText = own.text;
+      }
+      if (cards > own.cards) {
+        own.cards = cards;
+        counted.push(el);
       }
     }
     return own;
   };
-  walk(body);
-  return best;
+  const page = walk(body);
+  const outer = new Set(counted);
+  const grids = counted.filter((el) => {
+    for (let p = el.parent; p; p = p.parent) if (outer.has(p)) return false;
+    return true;
+  });
+  return { best, cards: page.cards, grids };
 }
 
 const DIGIT = /\d/;

@@ -41,6 +41,16 @@ export function isProductPage(root: ElementNode, jsonLd: readonly string[]): boo
 }
 
 /**
+ * Whether the page says it is a product by its `og:type` alone: no schema.org Product data
+ * and not one buy form. Shop platforms set that meta on every page of a catalogue, its
+ * collections too, so the claim is the weakest (collection-page.ts weighs it against grids).
+ */
+export function saysProductByMetaOnly(root: ElementNode, jsonLd: readonly string[]): boolean {
+  if (jsonLd.some((data) => PRODUCT_TYPE.test(data))) return false;
+  return !hasItemType(root, PRODUCT_ITEMTYPE) && buyForms(root, 2) !== 1;
+}
+
+/**
  * A shop's buy box: the form that puts the product in the cart, named so in its id, class
  * or action by the shop templates' conventions (`addToCart`, `product-form`, Shopify's
  * `/cart/add`, `buy-box`). A page with one is a product's page; a collection page has one a

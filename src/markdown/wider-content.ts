@@ -7,6 +7,7 @@
  * text than what it replaces; each is a trimmed copy, the page's tree is left as it was.
  */
 import { cloneElement } from './clone.js';
+import { gridsTogether } from './collection-grids.js';
 import { createElement, type ElementNode, findFirst, type ParsedDocument } from './dom.js';
 import { describedItems, listAround } from './list-region.js';
 import { keptTextMarks, linkDensity, textFigures, textLength } from './measure.js';
@@ -39,17 +40,34 @@ export interface Surroundings {
   region: ElementNode | null;
   /** The page's product grid (product-grid.ts), looked for before chrome removal. */
   grid: ElementNode | null;
+  /** All of the page's product grids (product-grid.ts), none on a product page. */
+  grids: readonly ElementNode[];
+}
+
+/**
+ * The page's grids when they are its content instead of `content`: all of them together
+ * (collection-grids.ts), or the one grid (widerGrid). Also for content taken on other
+ * paths than the scorer's (the hinted container whole, the fallback body), whose trims
+ * read the cards as link lists.
+ */
+export function shownGrids(
+  content: ElementNode,
+  { body, grid, grids }: Pick<Surroundings, 'body' | 'grid' | 'grids'>,
+): ElementNode {
+  const together = gridsTogether(content, grids, body);
+  if (together) return together;
+  return grid && within(grid, body) ? widerGrid(content, grid, body) : content;
 }
 
 /** The chosen content, or what around it is the content instead. */
 export function widerContent(chosen: ElementNode, around: Surroundings): ElementNode {
-  const { doc, body, site, product, region, grid } = around;
+  const { doc, body, site, product, region } = around;
   const posts = product ? null : threadPosts(chosen, body, doc, site);
   // a thread's posts are its items already: the region is not read as a list around them
   const content = posts
     ? widerRegion(posts, region, site, false)
     : widerRegion(wholeList(chosen, body, site), region, site);
-  const gridded = grid && within(grid, body) ? widerGrid(content, grid, body) : content;
+  const gridded = shownGrids(content, around);
   if (gridded !== content) return gridded;
   return region ? content : besideSections(content, body, site);
 }
