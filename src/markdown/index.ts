@@ -25,7 +25,7 @@ import {
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { dropItemLabels } from './item-labels.js';
-import { innerText, linkDensity, textLength } from './measure.js';
+import { collapsedText, innerText, linkDensity, textFigures, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
@@ -363,7 +363,10 @@ function hintedArticle(container: ElementNode, title: string, site: Site): Eleme
 
 /**
  * Extraction retried with fewer heuristics (ATTEMPTS) until one yields ENOUGH_TEXT; each
- * result trimmed, the longest kept. `extract` returns null for an attempt it skips.
+ * result trimmed, the longest kept. `extract` returns null for an attempt it skips. The
+ * attempt after the first to reach ENOUGH_TEXT is run too: a strict pass that strips one
+ * unlikely-named box can still keep 500 characters of a list's first block, while the laxer
+ * pass finds the whole list around it (holdsAndAdds).
  */
 function longestAttempt(
   extract: (attempt: ExtractFlags) => ElementNode | null,
@@ -371,18 +374,63 @@ function longestAttempt(
 ): { article: ElementNode | null; length: number } {
   let article: ElementNode | null = null;
   let length = -1;
+  let enough = false;
   for (const attempt of ATTEMPTS) {
     const candidate = extract(attempt);
     if (!candidate) continue;
     trimArticle(candidate, site);
     const candidateLength = textLength(candidate);
+    if (enough) {
+      // the one look past ENOUGH_TEXT: the laxer pass is taken only when it holds the
+      // stricter one's text and much more text outside links (the whole list of which the
+      // strict pass kept one block)
+      if (article && holdsAndAdds(candidate, candidateLength, article, length)) {
+        article = candidate;
+        length = candidateLength;
+      }
+      break;
+    }
     if (candidateLength > length) {
       article = candidate;
       length = candidateLength;
     }
-    if (candidateLength >= ENOUGH_TEXT) break;
+    if (candidateLength >= ENOUGH_TEXT) enough = true;
   }
   return { article, length };
+}
+
+/** Text this long or longer says which passage a text node is (holdsAndAdds). */
+const PASSAGE = 20;
+
+/**
+ * Whether `wider` holds most of `narrower`'s passages and twice its text outside links: the
+ * laxer pass found the block the stricter one kept and what surrounds it, not another block.
+ */
+function holdsAndAdds(
+  wider: ElementNode,
+  widerLength: number,
+  narrower: ElementNode,
+  narrowerLength: number,
+): boolean {
+  if (widerLength < 2 * narrowerLength) return false;
+  const own = (el: ElementNode, n: number) => n * (1 - linkDensity(el, n));
+  if (own(wider, widerLength) < 2 * own(narrower, narrowerLength)) return false;
+  const held = passages(wider);
+  let total = 0;
+  let found = 0;
+  for (const text of passages(narrower)) {
+    total += text.length;
+    if (held.has(text)) found += text.length;
+  }
+  return total > 0 && found >= 0.8 * total;
+}
+
+function passages(el: ElementNode, out: Set<string> = new Set()): Set<string> {
+  for (const child of el.children) {
+    if (child.type === 'element') passages(child, out);
+    else if (textFigures(child).length >= PASSAGE) out.add(collapsedText(child));
+  }
+  return out;
 }
 
 /** Flags of a pass that notes which of them it acted on. */

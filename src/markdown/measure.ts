@@ -3,6 +3,7 @@
  * Lengths are of whitespace-collapsed text, as a reader sees it.
  */
 import type { ElementNode, Node, TextFigures, TextNode } from './dom.js';
+import { authoredClassOf } from './utility-classes.js';
 
 export function innerText(node: Node): string {
   // most elements asked about (paragraphs, links, labels) hold one text node, often through
@@ -206,26 +207,19 @@ const NEGATIVE_BUT_COMMENTS =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 /**
- * Utility classes (Tailwind's and the like) that set how a box clips or scrolls what
- * overflows it, with their breakpoint prefixes (`md:overflow-x-auto`): layout, said of a
- * table's scroller or a card as often as of chrome, yet they hold NEGATIVE's "hidden" and
- * "scroll".
- */
-const OVERFLOW_UTILITY =
-  /(?<=^|\s)(?:[\w-]+:)*overflow(?:-[xy])?-(?:hidden|scroll|auto|clip)(?=\s|$)/g;
-
-/**
  * Readability's class weight: ±25 for each of class and id that looks like content or chrome.
  * `commentsAreContent`: comment names weigh nothing (a thread page, see thread-page.ts).
  */
 export function classWeight(node: ElementNode, commentsAreContent = false): number {
   const negative = commentsAreContent ? NEGATIVE_BUT_COMMENTS : NEGATIVE;
   let weight = 0;
-  const cls = node.attrs.class?.replace(OVERFLOW_UTILITY, ' ');
-  if (cls) {
-    if (negative.test(cls)) weight -= 25;
-    if (POSITIVE.test(cls)) weight += 25;
-  }
+  // utility classes (`overflow-hidden`, `bg-scroll`) say how a box looks, not that it is
+  // chrome; the content test still reads them: typography utilities (`text-lg`) style text,
+  // and without their weight a Tailwind page's grid lost to a block beside it
+  const authored = authoredClassOf(node);
+  if (authored && negative.test(authored)) weight -= 25;
+  const cls = node.attrs.class;
+  if (cls && POSITIVE.test(cls)) weight += 25;
   const id = node.attrs.id;
   if (id) {
     if (negative.test(id)) weight -= 25;
