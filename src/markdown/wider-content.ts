@@ -153,13 +153,13 @@ function within(el: ElementNode, root: ElementNode): boolean {
 
 /** The sibling sections around the content (page-sections.ts), trimmed, when there are. */
 function besideSections(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
-  const sections = sectionsAround(chosen, body);
-  if (!sections) return chosen;
+  const found = sectionsAround(chosen, body);
+  if (!found) return chosen;
   const copy = createElement('div');
-  copy.children = sections.map((section) => cloneElement(section, copy));
+  copy.children = found.sections.map((section) => cloneElement(section, copy));
   const chosenLength = textLength(chosen);
   trimArticle(copy, site);
-  return textLength(copy) >= 2 * chosenLength ? copy : chosen;
+  return textLength(copy) >= found.wide * chosenLength ? copy : chosen;
 }
 
 const NO_ITEMS: RegionItems = { items: new Set(), outerText: 0 };
