@@ -59,6 +59,8 @@ interface Figures {
 export interface Sections {
   sections: ElementNode[];
   wide: number;
+  /** The sections the extraction left out, when the others held its text (sectionsWithin). */
+  added?: Set<ElementNode>;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -172,6 +174,7 @@ function sectionsWithin(
   let text = 0;
   let largest = 0;
   let added = 0;
+  const leftOut = new Set<ElementNode>();
   for (const child of holder.children) {
     if (child.type !== 'element') continue;
     const f = figures.get(child);
@@ -190,6 +193,7 @@ function sectionsWithin(
       f.linkedHeadings === 0
     ) {
       sections.push(child);
+      leftOut.add(child);
       text += f.text;
       added += f.text;
       largest = Math.max(largest, f.text);
@@ -197,7 +201,7 @@ function sectionsWithin(
   }
   if (holding < 2 || sections.length < MIN_SECTIONS || added < ADDED * keptText) return null;
   if (largest > ONE_PART * text) return null;
-  return text >= WITHIN * keptText ? { sections, wide: WITHIN } : null;
+  return text >= WITHIN * keptText ? { sections, wide: WITHIN, added: leftOut } : null;
 }
 
 /**

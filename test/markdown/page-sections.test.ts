@@ -94,6 +94,19 @@ describe('the sections of the block that holds the extracted text', () => {
     for (const mark of ['INTRO1', 'METHOD1', 'VISIT1']) assert.match(md, new RegExp(mark));
   });
 
+  it('keeps a band named like boilerplate between two kept ones, trimmed on its own', () => {
+    const offer = band(
+      'cta-banner',
+      `<h2>Our offer</h2><p>OFFER1 A first concept for free: send us your brief and we answer within a week with a sketch of the box and the costs of printing it.</p><p>Ask for it by mail or on the phone, whichever suits you, and tell us about the product.</p>`,
+    );
+    const page = bands(visit).replace(
+      '<div class="band method">',
+      `${offer}<div class="band method">`,
+    );
+    const md = htmlToMarkdown(page, URL);
+    for (const mark of ['INTRO1', 'OFFER1', 'METHOD1']) assert.match(md, new RegExp(mark));
+  });
+
   it('leaves out a newsletter box, a heading over a line and a form', () => {
     const letter = band(
       'contact',
