@@ -156,12 +156,18 @@ function besideSections(chosen: ElementNode, body: ElementNode, site: Site): Ele
   const found = sectionsAround(chosen, body);
   if (!found) return chosen;
   const chosenLength = textLength(chosen);
-  const copy = found.added ? trimmedApart(found.sections, found.added, site) : createElement('div');
-  if (!found.added) {
-    copy.children = found.sections.map((section) => cloneElement(section, copy));
-    trimArticle(copy, site);
-  }
+  const copy = found.added
+    ? trimmedApart(found.sections, found.added, site)
+    : trimmedTogether(found.sections, site);
   return textLength(copy) >= found.wide * chosenLength ? copy : chosen;
+}
+
+/** Copies of `sections` in one block, trimmed as one article. */
+function trimmedTogether(sections: readonly ElementNode[], site: Site): ElementNode {
+  const copy = createElement('div');
+  copy.children = sections.map((section) => cloneElement(section, copy));
+  trimArticle(copy, site);
+  return copy;
 }
 
 /**
