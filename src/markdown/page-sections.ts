@@ -30,6 +30,18 @@ const INSIDE_SHARE = 0.8;
 const ONE_PART = 0.6;
 /** The sections replace the extraction when they hold this many times its text. */
 const WIDE = 2;
+/**
+ * The children of the kept text's own block replace it when they hold this many times its
+ * text (sectionsWithin)...
+ */
+const WITHIN = 1.2;
+/** ...of which the sections the scorer left out hold at least this share. */
+const ADDED = 0.2;
+/**
+ * A section left out holds this many characters per heading: a heading over its prose, not
+ * a stack of teasers' titles over a line each, nor a newsletter box's line over its form.
+ */
+const PER_HEADING = 100;
 
 interface Figures {
   text: number;
@@ -39,6 +51,16 @@ interface Figures {
   away: number;
   /** Headings whose text is a link to another page: the titles of teasers. */
   linkedHeadings: number;
+  /** Headings of any kind. */
+  headings: number;
+}
+
+/** The sections, and how many times the kept text they must still hold once trimmed. */
+export interface Sections {
+  sections: ElementNode[];
+  wide: number;
+  /** The sections the extraction left out, when the others held its text (sectionsWithin). */
+  added?: Set<ElementNode>;
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -49,7 +71,7 @@ const TEASERS = 2;
  * The sibling sections of `body` (chrome removed; not copies) around the extracted content
  * `kept`, in document order, or null when there are none that hold WIDE times its text.
  */
-export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNode[] | null {
+export function sectionsAround(kept: ElementNode, body: ElementNode): Sections | null {
   const { marks, length: keptText } = keptTextMarks(kept);
   if (keptText === 0) return null;
 
@@ -58,7 +80,14 @@ export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNod
     const href = el.tag === 'a' ? (el.attrs.href ?? '') : '';
     const link = inLink || Boolean(href);
     const away = inAway || (Boolean(href) && !href.startsWith('#'));
-    const own: Figures = { text: 0, kept: 0, links: 0, away: 0, linkedHeadings: 0 };
+    const own: Figures = {
+      text: 0,
+      kept: 0,
+      links: 0,
+      away: 0,
+      linkedHeadings: 0,
+      headings: 0,
+    };
     for (const child of el.children) {
       if (child.type === 'text') {
         const f = textFigures(child);
@@ -74,8 +103,12 @@ export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNod
       own.links += inner.links;
       own.away += inner.away;
       own.linkedHeadings += inner.linkedHeadings;
+      own.headings += inner.headings;
     }
-    if (HEADINGS.has(el.tag) && own.text > 0 && own.away >= 0.5 * own.text) own.linkedHeadings++;
+    if (HEADINGS.has(el.tag) && own.text > 0) {
+      own.headings++;
+      if (own.away >= 0.5 * own.text) own.linkedHeadings++;
+    }
     figures.set(el, own);
     return own;
   };
@@ -116,9 +149,59 @@ export function sectionsAround(kept: ElementNode, body: ElementNode): ElementNod
     // one section holding most of the text is another part of the page (a story's
     // comments under it), not one more of a column of like sections
     if (largest > ONE_PART * text) continue;
-    if (sections.length >= MIN_SECTIONS && text >= WIDE * keptText) return sections;
+    if (sections.length >= MIN_SECTIONS && text >= WIDE * keptText) return { sections, wide: WIDE };
   }
-  return null;
+  return sectionsWithin(path[path.length - 1] as ElementNode, keptText, figures);
+}
+
+/**
+ * The children of the smallest block holding the kept text, when that text is spread over
+ * several of them (the scorer joined some bands of a column of them) and the ones it left
+ * out are headed prose: a band named like chrome that the class weights keep out (a visit's
+ * address, a media band's lines), a band whose text is not in paragraphs. Each one left out
+ * has a heading, MIN_SECTION characters and PER_HEADING per heading, under MAX_LINKS of
+ * links and no teaser titles; together they hold ADDED of the kept text, and all the
+ * children WITHIN times it. Menus and footers are link lists, newsletter boxes a heading
+ * over a line (chrome removal takes their form), teaser rows titles over a line each.
+ */
+function sectionsWithin(
+  holder: ElementNode,
+  keptText: number,
+  figures: ReadonlyMap<ElementNode, Figures>,
+): Sections | null {
+  const sections: ElementNode[] = [];
+  let holding = 0;
+  let text = 0;
+  let largest = 0;
+  let added = 0;
+  const leftOut = new Set<ElementNode>();
+  for (const child of holder.children) {
+    if (child.type !== 'element') continue;
+    const f = figures.get(child);
+    if (!f) continue;
+    if (f.kept > 0) {
+      holding++;
+      sections.push(child);
+      text += f.text;
+      continue;
+    }
+    if (
+      f.text >= MIN_SECTION &&
+      f.headings > 0 &&
+      f.text >= PER_HEADING * f.headings &&
+      f.links < MAX_LINKS * f.text &&
+      f.linkedHeadings === 0
+    ) {
+      sections.push(child);
+      leftOut.add(child);
+      text += f.text;
+      added += f.text;
+      largest = Math.max(largest, f.text);
+    }
+  }
+  if (holding < 2 || sections.length < MIN_SECTIONS || added < ADDED * keptText) return null;
+  if (largest > ONE_PART * text) return null;
+  return text >= WITHIN * keptText ? { sections, wide: WITHIN, added: leftOut } : null;
 }
 
 /**

@@ -171,13 +171,64 @@ function within(el: ElementNode, root: ElementNode): boolean {
 
 /** The sibling sections around the content (page-sections.ts), trimmed, when there are. */
 function besideSections(chosen: ElementNode, body: ElementNode, site: Site): ElementNode {
-  const sections = sectionsAround(chosen, body);
-  if (!sections) return chosen;
+  const found = sectionsAround(chosen, body);
+  if (!found) return chosen;
+  const chosenLength = textLength(chosen);
+  const copy = found.added
+    ? trimmedApart(found.sections, found.added, site)
+    : trimmedTogether(found.sections, site);
+  return textLength(copy) >= found.wide * chosenLength ? copy : chosen;
+}
+
+/** Copies of `sections` in one block, trimmed as one article. */
+function trimmedTogether(sections: readonly ElementNode[], site: Site): ElementNode {
   const copy = createElement('div');
   copy.children = sections.map((section) => cloneElement(section, copy));
-  const chosenLength = textLength(chosen);
   trimArticle(copy, site);
-  return textLength(copy) >= 2 * chosenLength ? copy : chosen;
+  return copy;
+}
+
+/**
+ * Copies of `sections`, trimmed apart: each one the extraction left out (`added`) between
+ * two it kept alone, so that a named block that is all of its band (a site builder's
+ * `cta-banner`) is that band's wrapper, not a small part of a wider article; the others
+ * together, as one article. Before the first kept band and after the last, a block named as
+ * boilerplate is what it says (an author's box, related posts after a story).
+ */
+function trimmedApart(
+  sections: readonly ElementNode[],
+  added: ReadonlySet<ElementNode>,
+  site: Site,
+): ElementNode {
+  let first = sections.length;
+  let last = -1;
+  sections.forEach((section, i) => {
+    if (added.has(section)) return;
+    first = Math.min(first, i);
+    last = i;
+  });
+  const held = createElement('div');
+  const copies = sections.map((section, i) => {
+    if (added.has(section) && i > first && i < last) {
+      const alone = createElement('div');
+      const copy = cloneElement(section, alone);
+      alone.children = [copy];
+      trimArticle(alone, site);
+      return { copy, in: alone };
+    }
+    const copy = cloneElement(section, held);
+    held.children.push(copy);
+    return { copy, in: held };
+  });
+  trimArticle(held, site);
+  const kept = new Set(held.children);
+  const out = createElement('div');
+  for (const { copy, in: parent } of copies) {
+    if (!(parent === held ? kept.has(copy) : parent.children[0] === copy)) continue;
+    copy.parent = out;
+    out.children.push(copy);
+  }
+  return out;
 }
 
 const NO_ITEMS: RegionItems = { items: new Set(), outerText: 0 };

@@ -66,3 +66,63 @@ describe('the sections around the extracted text', () => {
     assert.match(md, /FEATURE1/);
   });
 });
+
+describe('the sections of the block that holds the extracted text', () => {
+  const P = (s: string) =>
+    `<p>${s} We plan each project with the client's team, write down what the result must do, and check it against that list at every step, so that nothing is left to chance and the budget holds.</p>`;
+  // bands nested as site builders nest them (band, grid, row, column); `contact` is a
+  // class the scorer weighs down, so it leaves that band out of the ones it joins
+  const band = (name: string, inner: string) =>
+    `<div class="band ${name}"><div class="grid"><div class="row"><div class="col">${inner}</div></div></div></div>`;
+  const visit = band(
+    'contact',
+    `<h2>Plan your visit</h2><p>VISIT1 Come and see the studio, we are in the old harbour, in the red brick house beside the ferry, where the boxes of thirty years of work stand on the shelves.</p><p>Bring your product and your ideas: we will look at them with you over a coffee, and show you what other brands did with theirs.</p>`,
+  );
+  const bands = (
+    extra: string,
+  ) => `<!doctype html><html><head><title>Packaging design</title></head><body>
+    <nav class="menu"><a href="/">Home</a> <a href="/work">Work</a></nav>
+    <div class="page">
+    ${band('intro', `<h2>What we do</h2>${P('INTRO1 We design packaging.')}${P('We design boxes.')}${P('We design labels.')}`)}
+    ${band('method', `<h2>How we work</h2>${P('METHOD1 We start with a call.')}${P('Then concepts.')}`)}
+    ${extra}
+    </div>
+    <footer><a href="/legal">Legal</a></footer></body></html>`;
+
+  it('keeps a headed band of prose the scorer left out between the ones it kept', () => {
+    const md = htmlToMarkdown(bands(visit), URL);
+    for (const mark of ['INTRO1', 'METHOD1', 'VISIT1']) assert.match(md, new RegExp(mark));
+  });
+
+  it('keeps a band named like boilerplate between two kept ones, trimmed on its own', () => {
+    const offer = band(
+      'cta-banner',
+      `<h2>Our offer</h2><p>OFFER1 A first concept for free: send us your brief and we answer within a week with a sketch of the box and the costs of printing it.</p><p>Ask for it by mail or on the phone, whichever suits you, and tell us about the product.</p>`,
+    );
+    const page = bands(visit).replace(
+      '<div class="band method">',
+      `${offer}<div class="band method">`,
+    );
+    const md = htmlToMarkdown(page, URL);
+    for (const mark of ['INTRO1', 'OFFER1', 'METHOD1']) assert.match(md, new RegExp(mark));
+  });
+
+  it('leaves out a newsletter box, a heading over a line and a form', () => {
+    const letter = band(
+      'contact',
+      '<h2>LETTER1 Our letter</h2><p>Once a month, the studio news.</p><form><input type="email"><button>Sign up</button></form>',
+    );
+    const md = htmlToMarkdown(bands(`${visit}${letter}`), URL);
+    assert.match(md, /VISIT1/);
+    assert.doesNotMatch(md, /LETTER1/);
+  });
+
+  it('leaves out a band of teasers, headings over a line each', () => {
+    const teaser = (n: number) =>
+      `<h3>TEASER${n} Another of our projects</h3><p>A box for a tea house, in two colours.</p>`;
+    const teasers = band('contact', [1, 2, 3, 4, 5].map(teaser).join(''));
+    const md = htmlToMarkdown(bands(teasers), URL);
+    assert.match(md, /METHOD1/);
+    assert.doesNotMatch(md, /TEASER1/);
+  });
+});
