@@ -253,17 +253,21 @@ function chosenContent(
   const region = pageRegion(root, body);
 
   let last: Required<ExtractFlags> | null = null;
-  const { article: best, length: bestLength } = longestAttempt((attempt) => {
-    // a retry that only turns off flags the last pass never acted on would repeat it
-    if (last && !differsInUsedFlag(last, attempt)) return null;
-    const flags: Required<ExtractFlags> = {
-      ...attempt,
-      commentsAreContent,
-      used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
-    };
-    last = flags;
-    return grabArticle(cloneElement(body), title, flags);
-  }, site);
+  const { article: best, length: bestLength } = longestAttempt(
+    (attempt) => {
+      // a retry that only turns off flags the last pass never acted on would repeat it
+      if (last && !differsInUsedFlag(last, attempt)) return null;
+      const flags: Required<ExtractFlags> = {
+        ...attempt,
+        commentsAreContent,
+        used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+      };
+      last = flags;
+      return grabArticle(cloneElement(body), title, flags);
+    },
+    site,
+    textLength(body),
+  );
   // The container the page names as its text (content-hints.ts), scored on its own: taken
   // when it holds at least as much as the scorer found in the whole page (the scorer had
   // picked a part of it, or a block beside it), counted in all or outside links (a list of
@@ -346,18 +350,22 @@ function cleanedContainer(container: ElementNode, title: string, site: Site): El
  */
 function hintedArticle(container: ElementNode, title: string, site: Site): ElementNode {
   let last: TrackedFlags | null = null;
-  const { article } = longestAttempt((attempt) => {
-    // as on the whole page: a retry that turns off only flags the last pass never acted on
-    // would repeat it (the longest result is kept, so a repeat never changes the choice)
-    if (last && !differsInUsedFlag(last, attempt)) return null;
-    last = {
-      ...attempt,
-      used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
-    };
-    const scope = createElement('body');
-    scope.children = [cloneElement(container, scope)];
-    return grabArticle(scope, title, last);
-  }, site);
+  const { article } = longestAttempt(
+    (attempt) => {
+      // as on the whole page: a retry that turns off only flags the last pass never acted on
+      // would repeat it (the longest result is kept, so a repeat never changes the choice)
+      if (last && !differsInUsedFlag(last, attempt)) return null;
+      last = {
+        ...attempt,
+        used: { stripUnlikely: false, weightClasses: false, cleanConditionally: false },
+      };
+      const scope = createElement('body');
+      scope.children = [cloneElement(container, scope)];
+      return grabArticle(scope, title, last);
+    },
+    site,
+    textLength(container),
+  );
   return article ?? createElement('div');
 }
 
@@ -366,11 +374,14 @@ function hintedArticle(container: ElementNode, title: string, site: Site): Eleme
  * result trimmed, the longest kept. `extract` returns null for an attempt it skips. The
  * attempt after the first to reach ENOUGH_TEXT is run too: a strict pass that strips one
  * unlikely-named box can still keep 500 characters of a list's first block, while the laxer
- * pass finds the whole list around it (holdsAndAdds).
+ * pass finds the whole list around it (holdsAndAdds). `within` is the text length of what
+ * `extract` reads: a result holding half of it cannot be doubled, so that look is skipped
+ * (it cost most pages a second extraction for nothing).
  */
 function longestAttempt(
   extract: (attempt: ExtractFlags) => ElementNode | null,
   site: Site,
+  within: number,
 ): { article: ElementNode | null; length: number } {
   let article: ElementNode | null = null;
   let length = -1;
@@ -394,7 +405,10 @@ function longestAttempt(
       article = candidate;
       length = candidateLength;
     }
-    if (candidateLength >= ENOUGH_TEXT) enough = true;
+    if (candidateLength >= ENOUGH_TEXT) {
+      if (2 * length > within) break;
+      enough = true;
+    }
   }
   return { article, length };
 }
