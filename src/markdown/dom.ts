@@ -26,6 +26,8 @@ export interface TextFigures {
   trail: boolean;
   /** `,` `，` `、` in the text. */
   commas: number;
+  /** Characters that are not whitespace (copies that break their lines elsewhere agree). */
+  solid: number;
   /** The text whitespace-collapsed and trimmed (innerText's answer), once asked. */
   collapsed: string | null;
 }

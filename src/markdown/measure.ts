@@ -143,6 +143,7 @@ export function textFigures(node: TextNode): TextFigures {
     lead: false,
     trail: false,
     commas: 0,
+    solid: 0,
     collapsed: null,
   };
   for (let i = 0; i < text.length; i++) {
@@ -153,6 +154,7 @@ export function textFigures(node: TextNode): TextFigures {
       continue;
     }
     if (c === 44 || c === 0xff0c || c === 0x3001) f.commas++;
+    f.solid++;
     if (f.length > 0 && f.trail) f.length++;
     f.trail = false;
     f.length++;
@@ -216,9 +218,9 @@ export function classWeight(node: ElementNode, commentsAreContent = false): numb
   // utility classes (`overflow-hidden`, `bg-scroll`) say how a box looks, not that it is
   // chrome; the content test still reads them: typography utilities (`text-lg`) style text,
   // and without their weight a Tailwind page's grid lost to a block beside it
-  const authored = authoredClassOf(node);
-  if (authored && negative.test(authored)) weight -= 25;
+  // (taking the utilities out removes tokens, so it is asked only of a class that matches)
   const cls = node.attrs.class;
+  if (cls && negative.test(cls) && negative.test(authoredClassOf(node))) weight -= 25;
   if (cls && POSITIVE.test(cls)) weight += 25;
   const id = node.attrs.id;
   if (id) {

@@ -13,7 +13,7 @@
  * line or a recipe's step on purpose and the readers' truths keep both.
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { innerText, isSpace, textFigures } from './measure.js';
+import { innerText, textFigures } from './measure.js';
 
 const SPACE = /\s+/g;
 
@@ -88,8 +88,9 @@ function textLengths(
   let count = 0;
   for (const child of el.children) {
     if (child.type === 'text') {
-      length += textFigures(child).length;
-      count += nonSpaceCount(child.text);
+      const figures = textFigures(child);
+      length += figures.length;
+      count += figures.solid;
     } else {
       const [l, c] = textLengths(child, out, nonSpace);
       length += l;
@@ -99,10 +100,4 @@ function textLengths(
   out.set(el, length);
   nonSpace.set(el, count);
   return [length, count];
-}
-
-function nonSpaceCount(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) count++;
-  return count;
 }
