@@ -10,6 +10,7 @@
  * and streamTags (the linear tag stream the light tree is built on).
  */
 import { isHidden, removeChrome } from './boilerplate.js';
+import { showCardHiddenText } from './card-hidden-text.js';
 import { cloneElement } from './clone.js';
 import { showsCollection } from './collection-page.js';
 import { findHintedContainer } from './content-hints.js';
@@ -225,6 +226,7 @@ function extractedContent(
   const found = grids.best;
   const product = saysProduct && !showsCollection(doc.root, doc.jsonLd, grids);
   const grid = product ? null : (found?.el ?? null);
+  if (!product) showCardHiddenText(grid ? [...grids.grids, grid] : grids.grids);
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
   if (!product) openPanels(body, false);
