@@ -15,6 +15,7 @@
  */
 import { isHidden } from './boilerplate.js';
 import { type ElementNode, findFirst, type Node, removeNodes } from './dom.js';
+import { controlledPanels } from './hidden-panels.js';
 import { textLength } from './measure.js';
 import { showTabPanels } from './sibling-tab-panels.js';
 
@@ -53,27 +54,13 @@ export function showProductBlocks(body: ElementNode): void {
  * script fills, stay hidden).
  */
 export function openPanels(body: ElementNode, tabs = true): ReadonlySet<ElementNode> {
-  const controlled = new Set<string>();
-  const panels: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      const a = child.attrs;
-      if (a['aria-controls'] && (a['aria-expanded'] !== undefined || (tabs && a.role === 'tab'))) {
-        for (const id of a['aria-controls'].split(/\s+/)) if (id) controlled.add(id);
-      }
-      if (a.id !== undefined && (hiddenByClass(a.class) || isHidden(child))) panels.push(child);
-      walk(child);
-    }
-  };
-  walk(body);
-  const opened = new Set<ElementNode>();
-  for (const panel of panels) {
-    if (!controlled.has(panel.attrs.id ?? '')) continue;
-    panel.attrs = shownAttrs(panel.attrs);
-    opened.add(panel);
-  }
-  return opened;
+  const panels = controlledPanels(
+    body,
+    (a) => a['aria-expanded'] !== undefined || (tabs && a.role === 'tab'),
+    (el) => hiddenByClass(el.attrs.class) || isHidden(el),
+  );
+  for (const panel of panels) panel.attrs = shownAttrs(panel.attrs);
+  return new Set(panels);
 }
 
 /**

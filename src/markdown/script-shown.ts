@@ -9,6 +9,7 @@
  * what a reader sees. Small hidden blocks (menus, dialogs, tooltips) stay hidden.
  */
 import type { ElementNode } from './dom.js';
+import { hiddenInline, withoutInlineHiding } from './hidden-panels.js';
 import { textLength } from './measure.js';
 
 /**
@@ -31,7 +32,7 @@ export function showScriptShownContent(body: ElementNode, pageTextLength: number
   const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      if (!shownByScript(child)) {
+      if (!hiddenInline(child)) {
         walk(child);
         continue;
       }
@@ -49,24 +50,5 @@ export function showScriptShownContent(body: ElementNode, pageTextLength: number
   ) {
     return;
   }
-  for (const { el } of hidden) el.attrs = shown(el.attrs);
-}
-
-/**
- * Hidden the way a script later undoes: the `hidden` attribute or `display:none` inline.
- * `aria-hidden` is not one (it hides from screen readers only, often decorative copies).
- */
-function shownByScript(el: ElementNode): boolean {
-  const a = el.attrs;
-  return a.hidden !== undefined || (a.style !== undefined && DISPLAY_NONE.test(a.style));
-}
-
-const DISPLAY_NONE = /display\s*:\s*none/i;
-
-/** A copy (attrs objects are shared with copies of the tree) without the hidden markers. */
-function shown(attrs: Record<string, string>): Record<string, string> {
-  const copy = { ...attrs };
-  delete copy.hidden;
-  if (copy.style) copy.style = copy.style.replace(/display\s*:\s*none\s*;?/gi, '');
-  return copy;
+  for (const { el } of hidden) el.attrs = withoutInlineHiding(el.attrs);
 }

@@ -9,6 +9,7 @@
  * panel opens only when it holds text of its own: a sentence's worth, not mostly links.
  */
 import type { ElementNode } from './dom.js';
+import { hiddenInline, withoutInlineHiding } from './hidden-panels.js';
 import { linkDensity, textLength } from './measure.js';
 
 /** A hidden sibling panel opens with at least this much text (characters). */
@@ -41,24 +42,8 @@ function openSiblings(kids: readonly ElementNode[]): void {
     if (!hiddenInline(kid) || !shown.has(key(kid))) continue;
     const length = textLength(kid);
     if (length < PANEL_TEXT || linkDensity(kid, length) > PANEL_LINKS) continue;
-    kid.attrs = shownAttrs(kid.attrs);
+    kid.attrs = withoutInlineHiding(kid.attrs);
   }
 }
 
 const key = (el: ElementNode) => `${el.tag} ${(el.attrs.class ?? '').trim()}`;
-
-const DISPLAY_NONE = /display\s*:\s*none/i;
-
-/** Hidden the way a tab script hides its other panels: inline, not by a class or ARIA. */
-function hiddenInline(el: ElementNode): boolean {
-  const a = el.attrs;
-  return a.hidden !== undefined || (a.style !== undefined && DISPLAY_NONE.test(a.style));
-}
-
-/** A copy (copies of the tree share attrs objects) without the inline hiding. */
-function shownAttrs(attrs: Record<string, string>): Record<string, string> {
-  const copy = { ...attrs };
-  delete copy.hidden;
-  if (copy.style) copy.style = copy.style.replace(/display\s*:\s*none\s*;?/gi, '');
-  return copy;
-}

@@ -9,6 +9,7 @@
  * under headings) and a panel a script fills ("Loading prices…") stay hidden.
  */
 import type { ElementNode } from './dom.js';
+import { controlledPanels, withoutInlineHiding } from './hidden-panels.js';
 import { textLengthUpTo } from './measure.js';
 
 /** A panel opens when one of its paragraphs or code blocks holds this many characters. */
@@ -17,25 +18,14 @@ const PROSE_TAGS: ReadonlySet<string> = new Set(['p', 'pre']);
 
 /** Opens, in place, the hidden panels of `body`'s tabs; what a panel itself hides stays hidden. */
 export function openTabPanels(body: ElementNode): void {
-  const controlled = new Set<string>();
-  const panels: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      const a = child.attrs;
-      if (a.role === 'tab' && a['aria-controls']) {
-        for (const id of a['aria-controls'].split(/\s+/)) if (id) controlled.add(id);
-      }
-      if (a.role === 'tabpanel' && a.id && hiddenPanel(a)) panels.push(child);
-      walk(child);
-    }
-  };
-  walk(body);
+  const panels = controlledPanels(
+    body,
+    (a) => a.role === 'tab',
+    (el) => el.attrs.role === 'tabpanel' && el.attrs.id !== '' && hiddenPanel(el.attrs),
+  );
   const budget = { nodes: LOOK_BUDGET };
   for (const panel of panels) {
-    if (controlled.has(panel.attrs.id ?? '') && holdsProse(panel, budget)) {
-      panel.attrs = shown(panel.attrs);
-    }
+    if (holdsProse(panel, budget)) panel.attrs = shown(panel.attrs);
   }
 }
 
@@ -66,9 +56,7 @@ function holdsProse(panel: ElementNode, budget: { nodes: number }): boolean {
 
 /** The panel's attributes without what hid it (attributes objects are shared by copies). */
 function shown(attrs: Readonly<Record<string, string>>): Record<string, string> {
-  const copy = { ...attrs };
-  delete copy.hidden;
+  const copy = withoutInlineHiding(attrs);
   if (copy['aria-hidden'] === 'true') delete copy['aria-hidden'];
-  if (copy.style) copy.style = copy.style.replace(/display\s*:\s*none\s*;?/gi, '');
   return copy;
 }
