@@ -6,6 +6,8 @@
  * prose sections beside it (page-sections.ts). Each is taken only when it holds enough more
  * text than what it replaces; each is a trimmed copy, the page's tree is left as it was.
  */
+
+import { restoreCardParts } from './card-facts.js';
 import { cloneElement } from './clone.js';
 import { gridsTogether } from './collection-grids.js';
 import { createElement, type ElementNode, findFirst, type ParsedDocument } from './dom.js';
@@ -56,7 +58,10 @@ export function shownGrids(
 ): ElementNode {
   const together = gridsTogether(content, grids, body);
   if (together) return together;
-  return grid && within(grid, body) ? widerGrid(content, grid, body) : content;
+  const chosen = grid && within(grid, body) ? widerGrid(content, grid, body) : content;
+  // content holding the grids was trimmed with them: their cards' facts (card-facts.ts) go back
+  if (chosen === content) restoreCardParts(content, grid ? [grid, ...grids] : grids, body);
+  return chosen;
 }
 
 /** The chosen content, or what around it is the content instead. */
