@@ -13,7 +13,7 @@ import { textLengthUpTo } from './measure.js';
  * The copyright sign (or "(c)") with its year: a notice's form. A sign alone is a brand's
  * mark inside a description ("Lego ©"), which stays.
  */
-const COPYRIGHT = /(?:©|\(c\))\s*(?:19|20)\d\d/i;
+export const COPYRIGHT = /(?:©|\(c\))\s*(?:19|20)\d\d/i;
 /** A notice's block holds at most this much text (characters): fine print, not a page. */
 const NOTICE_TEXT = 2500;
 /** Elements a notice's block may hold besides text: paragraphs, line breaks, emphasis. */

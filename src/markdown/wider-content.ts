@@ -8,6 +8,7 @@
  */
 
 import { restoreCardParts } from './card-facts.js';
+import { guideAfter } from './category-guide.js';
 import { cloneElement } from './clone.js';
 import { gridsTogether } from './collection-grids.js';
 import { createElement, type ElementNode, findFirst, type ParsedDocument } from './dom.js';
@@ -140,14 +141,21 @@ function introducedGrid(grid: ElementNode, body: ElementNode): ElementNode {
   for (let p: ElementNode | null = grid; p; p = p.parent) aroundGrid.add(p);
   if (aroundGrid.has(h1)) return copy;
   let intro = h1;
-  for (let p = h1.parent; p && !aroundGrid.has(p); p = p.parent) {
-    if (textLength(p) > INTRO_TEXT) break;
-    intro = p;
+  let holder = h1.parent;
+  for (; holder && !aroundGrid.has(holder); holder = holder.parent) {
+    if (textLength(holder) > INTRO_TEXT) break;
+    intro = holder;
   }
   if (linkDensity(intro) >= INTRO_LINKS) return copy;
   const both = createElement('div');
   both.children = [cloneElement(intro, both), copy];
   copy.parent = both;
+  // the category's guide below the grid, in the block that holds the intro and the grid
+  if (holder && aroundGrid.has(holder)) {
+    const branch = [...aroundGrid].find((p) => p.parent === holder);
+    const guide = branch ? guideAfter(holder, branch, textLength(grid)) : [];
+    for (const block of guide) both.children.push(cloneElement(block, both));
+  }
   return both;
 }
 
