@@ -12,6 +12,7 @@
 import { isHidden, removeChrome } from './boilerplate.js';
 import { showCardHiddenText } from './card-hidden-text.js';
 import { cloneElement } from './clone.js';
+import { dropClassHidden } from './collection-hidden.js';
 import { showsCollection } from './collection-page.js';
 import { findHintedContainer } from './content-hints.js';
 import {
@@ -229,7 +230,9 @@ function extractedContent(
   if (!product) showCardHiddenText(grid ? [...grids.grids, grid] : grids.grids);
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
-  if (!product) openPanels(body, false);
+  const opened = product ? new Set<ElementNode>() : openPanels(body, false);
+  // the grid's page hides, by class, copies of its products (a comparison drawer, quick views)
+  if (grid) dropClassHidden(body, grid, opened);
   const all = product ? [] : grids.grids;
   const content = chosenContent(doc, body, site, product, { grid, grids: all }, pageTextLength);
   return { content, product, shop: product || found !== null };

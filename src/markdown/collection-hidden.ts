@@ -1,0 +1,38 @@
+/**
+ * What a collection page hides with a utility class. Beside its grid a shop's category page
+ * renders, hidden until a script opens them, a comparison drawer with a full copy of every
+ * card's product (its description, features, each colour's images), quick-view dialogs,
+ * filter menus' extra items and loading spinners: none of it is what the page shows, and a
+ * copy of every product in the grid can outweigh the grid itself. Chrome removal keeps
+ * class-hidden blocks (articles hide a "read more" text that way, service pages their
+ * menus' answers), so on a page read as a collection (a product grid, not a product page)
+ * they go here: a block whose class hides it (`hidden`, `hide`, `d-none`, `is-hidden`)
+ * unless the class list shows it again at some width, an accordion opened it (openPanels),
+ * it is a tab panel (tab-panels.ts opens those) or it holds the grid.
+ */
+import { type ElementNode, removeNodes } from './dom.js';
+import { hiddenByClass } from './product-blocks.js';
+
+/** Removes, in place, the class-hidden blocks of `body` that are not `grid`'s wrappers. */
+export function dropClassHidden(
+  body: ElementNode,
+  grid: ElementNode,
+  opened: ReadonlySet<ElementNode>,
+): void {
+  const wrappers = new Set<ElementNode>();
+  for (let p: ElementNode | null = grid; p && p !== body; p = p.parent) wrappers.add(p);
+  const doomed: ElementNode[] = [];
+  const walk = (el: ElementNode): void => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (isClassHidden(child) && !opened.has(child) && !wrappers.has(child)) doomed.push(child);
+      else walk(child);
+    }
+  };
+  walk(body);
+  removeNodes(doomed);
+}
+
+function isClassHidden(el: ElementNode): boolean {
+  return el.attrs.role !== 'tabpanel' && hiddenByClass(el.attrs.class);
+}
