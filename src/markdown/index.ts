@@ -10,6 +10,7 @@
  * and streamTags (the linear tag stream the light tree is built on).
  */
 import { isHidden, removeChrome } from './boilerplate.js';
+import { dropCardCopies } from './card-copies.js';
 import { showCardHiddenText } from './card-hidden-text.js';
 import { cloneElement } from './clone.js';
 import { dropClassHidden } from './collection-hidden.js';
@@ -231,8 +232,12 @@ function extractedContent(
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
   const opened = product ? new Set<ElementNode>() : openPanels(body, false);
-  // the grid's page hides, by class, copies of its products (a comparison drawer, quick views)
-  if (grid) dropClassHidden(body, grid, opened);
+  if (grid) {
+    // the grid's page hides, by class, copies of its products (a comparison drawer, quick
+    // views), and its cards write a title or a price once per state (a theme's layouts)
+    dropClassHidden(body, grid, opened);
+    dropCardCopies([...grids.grids, grid]);
+  }
   const all = product ? [] : grids.grids;
   const content = chosenContent(doc, body, site, product, { grid, grids: all }, pageTextLength);
   return { content, product, shop: product || found !== null };
