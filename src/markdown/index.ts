@@ -10,6 +10,7 @@
  * and streamTags (the linear tag stream the light tree is built on).
  */
 import { isHidden, removeChrome } from './boilerplate.js';
+import { dropCardButtons } from './card-buttons.js';
 import { dropCardCopies } from './card-copies.js';
 import { showCardHiddenText } from './card-hidden-text.js';
 import { cloneElement } from './clone.js';
@@ -234,9 +235,11 @@ function extractedContent(
   const opened = product ? new Set<ElementNode>() : openPanels(body, false);
   if (grid) {
     // the grid's page hides, by class, copies of its products (a comparison drawer, quick
-    // views), and its cards write a title or a price once per state (a theme's layouts)
+    // views); its cards write a title or a price once per state (a theme's layouts) and
+    // carry button-styled links ("add to cart") that chrome removal does not know
     dropClassHidden(body, grid, opened);
     dropCardCopies([...grids.grids, grid]);
+    dropCardButtons([...grids.grids, grid]);
   }
   const all = product ? [] : grids.grids;
   const content = chosenContent(doc, body, site, product, { grid, grids: all }, pageTextLength);
