@@ -237,7 +237,7 @@ function extractedContent(
     // the grid's page hides, by class, copies of its products (a comparison drawer, quick
     // views); its cards write a title or a price once per state (a theme's layouts) and
     // carry button-styled links ("add to cart") that chrome removal does not know
-    dropClassHidden(body, grid, opened);
+    dropClassHidden(body, grid, grids.grids, opened);
     dropCardCopies([...grids.grids, grid]);
     dropCardButtons([...grids.grids, grid]);
   }
