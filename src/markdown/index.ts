@@ -10,8 +10,11 @@
  * and streamTags (the linear tag stream the light tree is built on).
  */
 import { isHidden, removeChrome } from './boilerplate.js';
+import { dropCardButtons } from './card-buttons.js';
+import { dropCardCopies } from './card-copies.js';
 import { showCardHiddenText } from './card-hidden-text.js';
 import { cloneElement } from './clone.js';
+import { dropClassHidden } from './collection-hidden.js';
 import { showsCollection } from './collection-page.js';
 import { findHintedContainer } from './content-hints.js';
 import {
@@ -229,7 +232,15 @@ function extractedContent(
   if (!product) showCardHiddenText(grid ? [...grids.grids, grid] : grids.grids);
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's
   // folded sections) are its text, as a product's are (showProductBlocks opens those)
-  if (!product) openPanels(body, false);
+  const opened = product ? new Set<ElementNode>() : openPanels(body, false);
+  if (grid) {
+    // the grid's page hides, by class, copies of its products (a comparison drawer, quick
+    // views); its cards write a title or a price once per state (a theme's layouts) and
+    // carry button-styled links ("add to cart") that chrome removal does not know
+    dropClassHidden(body, grid, grids.grids, opened);
+    dropCardCopies([...grids.grids, grid]);
+    dropCardButtons([...grids.grids, grid]);
+  }
   const all = product ? [] : grids.grids;
   const content = chosenContent(doc, body, site, product, { grid, grids: all }, pageTextLength);
   return { content, product, shop: product || found !== null };

@@ -165,7 +165,8 @@ const HIDING_CLASS = /(?:^|\s)(?:hide|hidden|d-none|is-hidden)(?:$|\s)/;
 const SHOWING_CLASS =
   /(?:^|\s)(?:[a-z0-9-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]+-(?:block|flex|grid|inline|inline-block|inline-flex|table))(?:$|\s)/;
 
-function hiddenByClass(cls: string | undefined): boolean {
+/** Hidden by a utility class that no breakpoint class shows again (collection-hidden.ts too). */
+export function hiddenByClass(cls: string | undefined): boolean {
   return cls !== undefined && HIDING_CLASS.test(cls) && !SHOWING_CLASS.test(cls);
 }
 

@@ -49,6 +49,10 @@ const SKIPPED = new Set([
   'option',
   'source',
   'track',
+  // what a video or an audio player holds is the fallback of a browser that plays neither
+  // ("your browser does not support the video tag"), not the page's text
+  'video',
+  'audio',
 ]);
 
 /** Inline emphasis elements by the Markdown delimiter they are written with. */
