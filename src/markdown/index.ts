@@ -39,7 +39,7 @@ import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
-import { placeStreamedSegments } from './streamed-segments.js';
+import { mayHoldStreamedSegments, placeStreamedSegments } from './streamed-segments.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import { openTabPanels } from './tab-panels.js';
 import type { TagHandler } from './tag-stream.js';
@@ -156,7 +156,7 @@ function mainContent(
   withHeadline: boolean,
 ): ElementNode {
   let page = pageContent(doc, body, withHeadline);
-  if (textLength(page.content) < TOO_LITTLE_TEXT) {
+  if (textLength(page.content) < TOO_LITTLE_TEXT && mayHoldStreamedSegments(html)) {
     const again = parseDocument(html);
     resolveNoscript(again.root);
     if (placeStreamedSegments(again.root) > 0) {

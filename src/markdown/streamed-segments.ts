@@ -14,6 +14,17 @@ import type { ElementNode } from './dom.js';
 const PLACEHOLDER = /^[BP]:([0-9a-z]+)$/;
 const SEGMENT = /^S:([0-9a-z]+)$/;
 
+/** A segment's id as React writes it (`<div hidden id="S:1">`), looked for in the source. */
+const SEGMENT_ID = /\sid=["']?S:[0-9a-z]+["'\s>]/;
+
+/**
+ * Whether the page's source may hold streamed segments: a look at the string, so a page
+ * without them is not parsed again.
+ */
+export function mayHoldStreamedSegments(html: string): boolean {
+  return SEGMENT_ID.test(html);
+}
+
 /** Moves, in place, each streamed segment of `root` into its placeholder; gives how many moved. */
 export function placeStreamedSegments(root: ElementNode): number {
   const placeholders = new Map<string, ElementNode>();
