@@ -69,6 +69,9 @@ const DROPPED_WITH_CONTENT = new Set([
   'textarea',
 ]);
 
+/** React's streaming placeholders (`<template id="B:1">`, `P:1`): streamed-segments.ts. */
+const STREAM_PLACEHOLDER = /^[BP]:[0-9a-z]+$/;
+
 /**
  * Deeper elements become children of the element at this depth, as in Chromium's parser
  * (kMaximumHTMLParserDOMTreeDepth = 512). It bounds every recursive walk, so hostile
@@ -117,6 +120,13 @@ export function parseDocument(html: string, tap?: TagHandler): ParsedDocument {
         return;
       }
       if (DROPPED_WITH_CONTENT.has(name)) {
+        // React's streaming placeholders stay (empty): streamed-segments.ts puts the
+        // markup sent later in their place
+        if (name === 'template' && STREAM_PLACEHOLDER.test(attribs.id ?? '')) {
+          const el = createElement(name, attribs);
+          el.parent = current;
+          current.children.push(el);
+        }
         dropDepth = 1;
         dropTag = name;
         return;

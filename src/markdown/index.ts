@@ -42,6 +42,7 @@ import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
 import { collectSite, type Site } from './site-labels.js';
+import { mayHoldStreamedSegments, placeStreamedSegments } from './streamed-segments.js';
 import { productDescription, structuredBody } from './structured-body.js';
 import { openTabPanels } from './tab-panels.js';
 import type { TagHandler } from './tag-stream.js';
@@ -111,7 +112,7 @@ export function htmlToMarkdown(
     const chosen =
       options.mainContent === false
         ? visibleBody(body)
-        : mainContent(doc, body, options.headline !== false);
+        : mainContent(html, doc, body, options.headline !== false);
     return new MarkdownWriter(resolver).render(chosen);
   } catch {
     return '';
@@ -134,7 +135,7 @@ export function extractMainContent(
     const doc = parseDocument(html);
     resolveNoscript(doc.root);
     const body = findFirst(doc.root, 'body') ?? doc.root;
-    const chosen = mainContent(doc, body, options.headline !== false);
+    const chosen = mainContent(html, doc, body, options.headline !== false);
     const markdown = new MarkdownWriter(urlResolver(pageUrl, doc.baseHref)).render(chosen);
     return { html: toHtml(chosen), markdown };
   } catch {
@@ -142,7 +143,40 @@ export function extractMainContent(
   }
 }
 
-function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boolean): ElementNode {
+/**
+ * The page's main content, its headline first when `withHeadline`. A page whose markup as
+ * sent yields too little (TOO_LITTLE_TEXT) is read again with React's streamed segments in
+ * place (streamed-segments.ts): its content is markup a script moves into the page, sent
+ * hidden at the body's end, and what shows without it is a header's menus. Only then: the
+ * late segments of other pages are mostly what sits beside the content (recommendation
+ * rows, a footer, comment previews a style sheet clamps to a line), which the page as sent
+ * keeps hidden.
+ */
+function mainContent(
+  html: string,
+  doc: ParsedDocument,
+  body: ElementNode,
+  withHeadline: boolean,
+): ElementNode {
+  let page = pageContent(doc, body, withHeadline);
+  if (textLength(page.content) < TOO_LITTLE_TEXT && mayHoldStreamedSegments(html)) {
+    const again = parseDocument(html);
+    resolveNoscript(again.root);
+    if (placeStreamedSegments(again.root) > 0) {
+      const retry = pageContent(again, findFirst(again.root, 'body') ?? again.root, withHeadline);
+      if (textLength(retry.content) > textLength(page.content)) page = retry;
+    }
+  }
+  if (withHeadline) prependHeadline(page.content, page.headline);
+  return page.content;
+}
+
+/** The main content (without the headline) and the headline found. */
+function pageContent(
+  doc: ParsedDocument,
+  body: ElementNode,
+  withHeadline: boolean,
+): { content: ElementNode; headline: string } {
   const title = doc.title;
   const site = collectSite(doc.root, body);
   const saysProduct = isProductPage(doc.root, doc.jsonLd);
@@ -169,8 +203,7 @@ function mainContent(doc: ParsedDocument, body: ElementNode, withHeadline: boole
   // a shop's cards name their products' attributes (condition, shipping, brand) in lines
   // that recur from card to card: there they describe the product, not the template
   if (!shop) dropItemLabels(content);
-  if (withHeadline) prependHeadline(content, headline);
-  return content;
+  return { content, headline };
 }
 
 /**
