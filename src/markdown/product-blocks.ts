@@ -18,6 +18,7 @@ import { type ElementNode, findFirst, type Node, removeNodes } from './dom.js';
 import { controlledPanels } from './hidden-panels.js';
 import { textLength } from './measure.js';
 import { showTabPanels } from './sibling-tab-panels.js';
+import { dropUnselectedTabs } from './unselected-tabs.js';
 
 /**
  * Sets, in place, the blocks of `body` as a reader sees them. A collapsed panel opens: a
@@ -30,6 +31,8 @@ import { showTabPanels } from './sibling-tab-panels.js';
 export function showProductBlocks(body: ElementNode): void {
   separateLabels(body);
   dropBuyBoxes(body);
+  // a tab set shows its selected panel only (unselected-tabs.ts); what is left opens below
+  dropUnselectedTabs(body);
   showTabPanels(body);
   const opened = openPanels(body);
   const hidden: ElementNode[] = [];
