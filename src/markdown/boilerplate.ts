@@ -4,7 +4,7 @@
  * widely-used class/id conventions, never site-specific selectors.
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { linkDensity, textLength } from './measure.js';
 
 /** Never content, wherever they appear. */
 const CHROME_TAGS = new Set([
@@ -31,9 +31,12 @@ const CHROME_ROLES = new Set([
   'contentinfo',
 ]);
 
-/** Consent banners, share bars, newsletter prompts, skip links, print-only and screen-reader text. */
+/**
+ * Consent banners, share bars, newsletter prompts, skip links, print-only and screen-reader
+ * text (`visibility-hidden`, as `visually-hidden`: skip links, landmark labels), ad slots.
+ */
 const CHROME_CLASS =
-  /(?:^|[\s_-])(?:cookie|cookies|consent|gdpr|onetrust|cookiebar|share|sharing|social-?(?:links|share|icons|media)|sharedaddy|addthis|newsletter|subscribe|signup|skip-?link|sr-only|screen-?reader|visually-?hidden|visuallyhidden|print-only|ad-?slot|advert|advertisement|ads)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:cookie|cookies|consent|gdpr|onetrust|cookiebar|share|sharing|social-?(?:links|share|icons|media)|sharedaddy|addthis|newsletter|subscribe|signup|skip-?link|sr-only|screen-?reader|visually-?hidden|visuallyhidden|visibility-?hidden|print-only|ad-?slot|advert|advertisement|ads|adsense)(?:$|[\s_-])/i;
 
 /**
  * Shown in print only, hidden on screen, by the CSS frameworks' display utilities: Bootstrap
@@ -99,22 +102,45 @@ function isHeadingToggle(el: ElementNode): boolean {
 export function removeChrome(root: ElementNode, pageTextLength: number): void {
   const doomed: ElementNode[] = [];
   const toggles: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
+  const walk = (el: ElementNode, sectioned: boolean): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
       if (isHeadingToggle(child)) toggles.push(child);
-      else if (isChrome(child, pageTextLength)) {
+      else if (isChrome(child, pageTextLength) || (!sectioned && isPageFooter(child))) {
         doomed.push(child);
         continue;
       }
-      walk(child);
+      // a footer kept (mostly prose) bounds the test too: a footer in it is not the page's,
+      // and nested footers are not each measured
+      walk(child, sectioned || child.tag === 'footer' || isSectioning(child));
     }
   };
-  walk(root);
+  walk(root, false);
   removeNodes(doomed);
   // the toggle's text stays in its heading (what is chrome inside it went above)
   for (const toggle of toggles) unwrap(toggle);
 }
+
+const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
+const SECTIONING_ROLES = new Set(['article', 'complementary', 'main', 'navigation', 'region']);
+
+function isSectioning(el: ElementNode): boolean {
+  return SECTIONING_TAGS.has(el.tag) || SECTIONING_ROLES.has(el.attrs.role ?? '');
+}
+
+/**
+ * A `<footer>` outside every sectioning element is the page's footer: browsers map it to
+ * role=contentinfo (HTML-AAM), the landmark removed above when a page writes it out. Taken
+ * when mostly links (its columns of site links), whatever share of the page it holds: a
+ * script shell's only markup is often this footer, which extraction would otherwise keep.
+ * A footer of addresses and prose stays for the extraction to judge.
+ */
+function isPageFooter(el: ElementNode): boolean {
+  return el.tag === 'footer' && el.attrs.role === undefined && linkDensity(el) >= PAGE_FOOTER_LINKS;
+}
+
+/** The share of a page footer's text in links above which it is a site's link columns. */
+const PAGE_FOOTER_LINKS = 0.5;
 
 /** Puts the element's children in its place. */
 function unwrap(el: ElementNode): void {
