@@ -4,10 +4,8 @@
  * `display:none` blocks and reveal them on load. A browser shows that text; read as sent,
  * the page is only its header and menus, and the extraction finds nothing.
  *
- * When the page as sent shows next to nothing (its menus, header, footer and controls do
- * not count: a shop's shell shows thousands of characters of departments before its
- * content streams in) and its hidden blocks hold several times that, they are the page:
- * their hidden markers are dropped, so the usual chrome removal and extraction run on
+ * When the page as sent shows next to nothing and its hidden blocks hold several times
+ * that, they are the page: their hidden markers are dropped, so the usual chrome removal and extraction run on
  * what a reader sees. Small hidden blocks (menus, dialogs, tooltips) stay hidden.
  */
 import type { ElementNode } from './dom.js';
@@ -31,29 +29,20 @@ const SMALL_BLOCK = 200;
 export function showScriptShownContent(body: ElementNode, pageTextLength: number): void {
   const hidden: { el: ElementNode; length: number }[] = [];
   let hiddenLength = 0;
-  // the text of the page's chrome shown as sent (isPageChrome), its hidden panels left out
-  let chromeLength = 0;
-  const walk = (el: ElementNode, chrome: boolean): void => {
+  const walk = (el: ElementNode): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
       if (!hiddenInline(child)) {
-        const starts = !chrome && isPageChrome(child);
-        if (starts) chromeLength += textLength(child);
-        walk(child, chrome || starts);
+        walk(child);
         continue;
       }
       const length = textLength(child);
-      if (chrome) {
-        // a menu's folded panels are the menu's, not the page's
-        chromeLength -= length;
-        continue;
-      }
       hiddenLength += length;
       if (length >= SMALL_BLOCK) hidden.push({ el: child, length });
     }
   };
-  walk(body, false);
-  const visible = pageTextLength - hiddenLength - chromeLength;
+  walk(body);
+  const visible = pageTextLength - hiddenLength;
   if (
     visible >= SHOWN_PAGE ||
     hiddenLength < ENOUGH_HIDDEN ||
@@ -62,13 +51,4 @@ export function showScriptShownContent(body: ElementNode, pageTextLength: number
     return;
   }
   for (const { el } of hidden) el.attrs = withoutInlineHiding(el.attrs);
-}
-
-/** Not forms: ASP.NET pages wrap the whole body in one. */
-const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'button']);
-const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'menu', 'menubar', 'search']);
-
-/** Menus, the header and footer, controls: what a shell shows before its content arrives. */
-function isPageChrome(el: ElementNode): boolean {
-  return CHROME_TAGS.has(el.tag) || CHROME_ROLES.has(el.attrs.role ?? '');
 }

@@ -42,19 +42,4 @@ describe('pages whose content a script shows', () => {
     assert.match(md, /Shown paragraph 3/);
     assert.doesNotMatch(md, /Hidden paragraph/);
   });
-
-  it('reads a page that shows only its menus as sent as a shell, however long the menus', () => {
-    const menu = Array.from(
-      { length: 40 },
-      (_, i) =>
-        `<li><a href="/c/${i}">Department ${i}</a> <button>Open Department ${i} menu</button></li>`,
-    ).join('');
-    const page = `<!doctype html><html><head><title>Tides</title></head><body>
-      <header><nav><ul>${menu}</ul></nav></header><div id="bd"></div>
-      <footer><a href="/help">Help</a> <a href="/about">About us</a></footer>
-      <div hidden id="S:0"><article><h1>Tides in the harbour</h1>${prose('Streamed', 6)}</article></div>
-      <script>$RC("B:0","S:0")</script></body></html>`;
-    const md = htmlToMarkdown(page, URL);
-    assert.match(md, /Streamed paragraph 4/);
-  });
 });
