@@ -31,12 +31,9 @@ const CHROME_ROLES = new Set([
   'contentinfo',
 ]);
 
-/**
- * Consent banners, share bars, newsletter prompts, skip links, print-only and screen-reader
- * text (`visibility-hidden`, as `visually-hidden`: skip links, landmark labels), ad slots.
- */
+/** Consent banners, share bars, newsletter prompts, skip links, print-only and screen-reader text. */
 const CHROME_CLASS =
-  /(?:^|[\s_-])(?:cookie|cookies|consent|gdpr|onetrust|cookiebar|share|sharing|social-?(?:links|share|icons|media)|sharedaddy|addthis|newsletter|subscribe|signup|skip-?link|sr-only|screen-?reader|visually-?hidden|visuallyhidden|visibility-?hidden|print-only|ad-?slot|advert|advertisement|ads|adsense)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:cookie|cookies|consent|gdpr|onetrust|cookiebar|share|sharing|social-?(?:links|share|icons|media)|sharedaddy|addthis|newsletter|subscribe|signup|skip-?link|sr-only|screen-?reader|visually-?hidden|visuallyhidden|print-only|ad-?slot|advert|advertisement|ads)(?:$|[\s_-])/i;
 
 /**
  * Shown in print only, hidden on screen, by the CSS frameworks' display utilities: Bootstrap

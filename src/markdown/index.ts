@@ -26,7 +26,6 @@ import {
   parseDocument,
   removeNodes,
 } from './dom.js';
-import { dropEmptySections } from './empty-sections.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
 import { dropItemLabels } from './item-labels.js';
@@ -361,8 +360,6 @@ function chosenContent(
   if (gridded.children.length > 0) return gridded;
   const whole = wholeBody(body);
   trimArticle(whole, site);
-  // what is left of a script's shell: the headings of widgets it fills (empty-sections.ts)
-  dropEmptySections(whole);
   return whole;
 }
 
