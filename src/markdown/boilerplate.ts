@@ -94,16 +94,22 @@ function isHeadingToggle(el: ElementNode): boolean {
 
 /**
  * Removes chrome in place. Forms go too, unless a form wraps most of the page (ASP.NET
- * pages put the whole body in one `<form>`), in which case only its controls go.
+ * pages put the whole body in one `<form>`), in which case only its controls go. With
+ * `listedForms`, a form with no field to fill in that holds text (a forum's moderation
+ * form around its posts) keeps its text too; a shop's pages leave it off: there such a
+ * form is the compare or cart machinery around the cards, which the grid rules weigh.
  */
-export function removeChrome(root: ElementNode, pageTextLength: number): void {
+export function removeChrome(root: ElementNode, pageTextLength: number, listedForms = false): void {
   const doomed: ElementNode[] = [];
   const toggles: ElementNode[] = [];
   const walk = (el: ElementNode, sectioned: boolean): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
       if (isHeadingToggle(child)) toggles.push(child);
-      else if (isChrome(child, pageTextLength) || (!sectioned && isPageFooter(child))) {
+      else if (
+        isChrome(child, pageTextLength, listedForms) ||
+        (!sectioned && isPageFooter(child))
+      ) {
         doomed.push(child);
         continue;
       }
@@ -150,13 +156,43 @@ function unwrap(el: ElementNode): void {
   el.parent = null;
 }
 
-function isChrome(el: ElementNode, pageTextLength: number): boolean {
+/** Characters of text a form without fields holds to be content: posts, not a step of a wizard. */
+const LISTED_FORM_TEXT = 300;
+/** Inputs a reader does not fill in: a form holding only these asks nothing of them. */
+const UNFILLED_INPUTS = new Set(['hidden', 'submit', 'button', 'image', 'reset']);
+
+/**
+ * Whether a form has no field to fill in (no text box, choice, list or area): one that
+ * wraps items to act on at once (a forum's moderation form around its posts) is the page's
+ * content, where a search, sign-in or newsletter form asks for something.
+ */
+function fieldless(form: ElementNode): boolean {
+  const walk = (el: ElementNode): boolean => {
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (child.tag === 'select' || child.tag === 'textarea') return false;
+      if (
+        child.tag === 'input' &&
+        !UNFILLED_INPUTS.has((child.attrs.type ?? 'text').toLowerCase())
+      ) {
+        return false;
+      }
+      if (!walk(child)) return false;
+    }
+    return true;
+  };
+  return walk(form);
+}
+
+function isChrome(el: ElementNode, pageTextLength: number, listedForms: boolean): boolean {
   if (CHROME_TAGS.has(el.tag)) return true;
   if (isHidden(el)) return !inertBackground(el, pageTextLength);
   const role = el.attrs.role;
   if (role && CHROME_ROLES.has(role)) return true;
   if (el.tag === 'form' || el.tag === 'fieldset') {
-    return textLength(el) < pageTextLength * 0.5;
+    const length = textLength(el);
+    if (length >= pageTextLength * 0.5) return false;
+    return !(listedForms && length >= LISTED_FORM_TEXT && fieldless(el));
   }
   if (el.tag === 'body' || el.tag === 'html' || el.tag === 'article' || el.tag === 'main') {
     return false;

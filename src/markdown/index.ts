@@ -290,7 +290,7 @@ function chosenContent(
   const { root, title } = doc;
   if (product) showProductBlocks(body);
   else openTabPanels(body);
-  removeChrome(body, pageTextLength);
+  removeChrome(body, pageTextLength, !product && !shown.grid);
   if (product) {
     dropBesideProduct(body, pageTextLength);
     dropProductExtras(body, pageTextLength);
