@@ -4,7 +4,7 @@
  * widely-used class/id conventions, never site-specific selectors.
  */
 import { type ElementNode, removeNodes } from './dom.js';
-import { linkDensity, textLength } from './measure.js';
+import { linkDensity, textLength, textLengthUpTo } from './measure.js';
 
 /** Never content, wherever they appear. */
 const CHROME_TAGS = new Set([
@@ -92,6 +92,37 @@ function isHeadingToggle(el: ElementNode): boolean {
   return parent.children.length <= TOGGLE_SIBLINGS && !isHidden(el);
 }
 
+/** An accordion's title button holds a line: at most this many characters. */
+const TOGGLE_TEXT = 150;
+/** ...and the panel after it a paragraph's worth of text (characters)... */
+const PANEL_TEXT = 80;
+/** ...under this share of links (a menu's button opens a list of links). */
+const PANEL_LINKS = 0.3;
+
+/**
+ * An accordion written without headings (a FAQ's questions): each item is a block of the
+ * button that folds it, its title, and the panel of prose after it, nothing else. The
+ * button is the item's title, as a heading's toggle is; a menu's button opens links, a
+ * "read more" button follows its text.
+ */
+function isPanelToggle(el: ElementNode): boolean {
+  const parent = el.parent;
+  if (el.tag !== 'button' || !parent || isHidden(el)) return false;
+  let kids = 0;
+  let panel: ElementNode | null = null;
+  for (const child of parent.children) {
+    if (child.type !== 'element') continue;
+    if (++kids > 2) return false;
+    if (kids === 1 && child !== el) return false;
+    if (kids === 2) panel = child;
+  }
+  if (!panel || isHidden(panel)) return false;
+  const title = textLengthUpTo(el, TOGGLE_TEXT + 1);
+  if (title === 0 || title > TOGGLE_TEXT) return false;
+  const length = textLength(panel);
+  return length >= PANEL_TEXT && linkDensity(panel, length) < PANEL_LINKS;
+}
+
 /**
  * Removes chrome in place. Forms go too, unless a form wraps most of the page (ASP.NET
  * pages put the whole body in one `<form>`), in which case only its controls go. With
@@ -105,7 +136,7 @@ export function removeChrome(root: ElementNode, pageTextLength: number, listedFo
   const walk = (el: ElementNode, sectioned: boolean): void => {
     for (const child of el.children) {
       if (child.type !== 'element') continue;
-      if (isHeadingToggle(child)) toggles.push(child);
+      if (isHeadingToggle(child) || isPanelToggle(child)) toggles.push(child);
       else if (
         isChrome(child, pageTextLength, listedForms) ||
         (!sectioned && isPageFooter(child))
@@ -120,7 +151,7 @@ export function removeChrome(root: ElementNode, pageTextLength: number, listedFo
   };
   walk(root, false);
   removeNodes(doomed);
-  // the toggle's text stays in its heading (what is chrome inside it went above)
+  // the toggle's text stays in its heading or item (what is chrome inside it went above)
   for (const toggle of toggles) unwrap(toggle);
 }
 

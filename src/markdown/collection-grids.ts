@@ -2,10 +2,10 @@
  * A collection set out in several product grids (product-grid.ts), one per sub-category or
  * shelf ("new", "accessories", "ways to save"), none of them the page's content alone: the
  * content is the block that holds them all, with the headings and intros between them.
- * The block is copied untrimmed, as a single grid is (wider-content.ts): the article trims
- * read a shelf's carousel and a card's short lines as teaser boxes and link lists.
+ * The block is copied untrimmed, as a single grid is, after its category's heading and
+ * intro when the page writes them apart from it (wider-content.ts): the article trims read
+ * a shelf's carousel and a card's short lines as teaser boxes and link lists.
  */
-import { cloneElement } from './clone.js';
 import type { ElementNode } from './dom.js';
 import { textLength } from './measure.js';
 
@@ -16,9 +16,10 @@ import { textLength } from './measure.js';
 const GRIDS_SHARE = 0.2;
 
 /**
- * A copy of the smallest block holding all `grids` that are still in `body` (chrome removal
- * may have taken some), when there are two or more, they hold GRIDS_SHARE of its text, and
- * it holds more text than `content`; null otherwise.
+ * The smallest block holding all `grids` that are still in `body` (chrome removal may have
+ * taken some), when there are two or more, they hold GRIDS_SHARE of its text, and it holds
+ * more text than `content`; null otherwise. The block itself, not a copy: the caller copies
+ * it with the category's intro (wider-content.ts).
  */
 export function gridsTogether(
   content: ElementNode,
@@ -34,7 +35,7 @@ export function gridsTogether(
   for (const grid of kept) gridText += textLength(grid);
   const holderText = textLength(holder);
   if (gridText < GRIDS_SHARE * holderText || holderText <= textLength(content)) return null;
-  return cloneElement(holder);
+  return holder;
 }
 
 /** Ancestors climbed from an element at most (hostile nesting). */

@@ -58,7 +58,8 @@ export function shownGrids(
   { body, grid, grids }: Pick<Surroundings, 'body' | 'grid' | 'grids'>,
 ): ElementNode {
   const together = gridsTogether(content, grids, body);
-  if (together) return together;
+  // the block of the grids is introduced as one grid is: the category's h1 block goes first
+  if (together) return introducedGrid(together, body);
   const chosen = grid && within(grid, body) ? widerGrid(content, grid, body) : content;
   // content holding the grids was trimmed with them: their cards' facts (card-facts.ts) go back
   if (chosen === content) restoreCardParts(content, grid ? [grid, ...grids] : grids, body);
@@ -127,11 +128,11 @@ const INTRO_TEXT = 2000;
 const INTRO_LINKS = 0.3;
 
 /**
- * A copy of the grid, after its category's heading and intro when the page writes them
- * apart from it: the page's `<h1>` with the widest block around it that does not hold the
- * grid, INTRO_TEXT characters at most, mostly not links. The grid's cards are the items;
- * the name of the category and what it says of them are the page's own words, which most
- * references of collection pages keep.
+ * A copy of the grid (or of the block of several grids), after its category's heading and
+ * intro when the page writes them apart from it: the page's `<h1>` with the widest block
+ * around it that does not hold the grid, INTRO_TEXT characters at most, mostly not links.
+ * The grid's cards are the items; the name of the category and what it says of them are
+ * the page's own words, which most references of collection pages keep.
  */
 function introducedGrid(grid: ElementNode, body: ElementNode): ElementNode {
   const copy = cloneElement(grid);

@@ -1,7 +1,9 @@
 /**
  * Collapsed panels on every page (product-blocks.ts openPanels, called from index.ts): a
  * hidden element whose id a toggle names in `aria-controls` is text folded away, not
- * chrome; a button that is a heading's text (an accordion's title) stays. Pages written for the test.
+ * chrome; a button that is a heading's text (an accordion's title) stays, as does a button
+ * that with the panel of prose after it is all its block holds (a FAQ's question). Pages
+ * written for the test.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -55,5 +57,24 @@ describe('accordion titles', () => {
       '<h1>Boiler services</h1><button>Call us now</button>',
     );
     assert.doesNotMatch(htmlToMarkdown(html, URL), /Call us now/);
+  });
+
+  it("keeps a FAQ's question written as a button without a heading, before its answer", () => {
+    // a script's accordion: each item is the button and the panel of prose it folds
+    const html = page('')
+      .replace(
+        /<h3><button aria-expanded="false" aria-controls="answer-(\d)">/g,
+        '<button class="toggle"><span>Is this question $1 asked?</span>',
+      )
+      .replace(/<\/button><\/h3>/g, '</button>');
+    const md = htmlToMarkdown(html, URL);
+    assert.match(md, /Is this question 2 asked\?/);
+    assert.ok(md.indexOf('question 2 asked') < md.indexOf('Answer number 2'));
+  });
+
+  it('drops a button beside a list of links (a menu)', () => {
+    const menu = `<div class="menu"><button>Browse the shop</button><ul>${['Boilers', 'Radiators', 'Pumps', 'Valves'].map((w) => `<li><a href="/${w}">${w} for every home and budget</a></li>`).join('')}</ul></div>`;
+    const html = page('').replace('<h1>Boiler services</h1>', `<h1>Boiler services</h1>${menu}`);
+    assert.doesNotMatch(htmlToMarkdown(html, URL), /Browse the shop/);
   });
 });

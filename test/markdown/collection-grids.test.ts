@@ -63,6 +63,14 @@ describe('collections set out in several grids', () => {
     for (let i = 0; i < 6; i++) assert.match(md, new RegExp(`boots model ${i} for`));
   });
 
+  it("puts the category's heading and intro, written apart from the shelves, before them", () => {
+    const html = page('', `<div class="shelves">${shelf('boots', 6)}${shelf('tents', 5)}</div>`);
+    const md = htmlToMarkdown(html, URL, { headline: false });
+    assert.match(md, /Everything for the outdoors/);
+    assert.ok(md.indexOf('Everything for the outdoors') < md.indexOf('boots model 0 for'));
+    assert.match(md, /tents model 4 for/);
+  });
+
   it('leaves the related rows out of a page whose data says it is a product', () => {
     const description = `<div class="product"><h1>Tent</h1><span class="price">$90.00</span>
       <div class="description"><p>A tent for two, light enough to carry on a long walk and strong enough for the wind on the hills, pitched in five minutes by one person.</p>
