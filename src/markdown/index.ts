@@ -28,6 +28,7 @@ import {
 } from './dom.js';
 import { type ExtractFlags, grabArticle } from './extract.js';
 import { findHeadline, ogTitle, prependHeadline } from './headline.js';
+import { dropHiddenTextExcerpts } from './hidden-excerpts.js';
 import { dropItemLabels } from './item-labels.js';
 import { collapsedText, innerText, linkDensity, textFigures, textLength } from './measure.js';
 import { resolveNoscript } from './noscript.js';
@@ -193,6 +194,8 @@ function pageContent(
   // a fifth of the text or more is one (a site builder's story written per breakpoint)
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   else dropRepeatedBlocks(content, STORY_COPY_SHARE);
+  // a folded text's visible opening, set before the whole text its class hides
+  dropHiddenTextExcerpts(content);
   // a blog roll or "more ideas" cards after the story (a product page's related items go
   // earlier, by their names: product-page.ts)
   if (!product) dropTeaserRuns(content);

@@ -88,6 +88,10 @@ export function collectScorable(
   let titleRemoved = false;
   // returns false when `el` is to be removed; parents drop such children in one pass
   const unlikely = flags.commentsAreContent ? UNLIKELY_BUT_COMMENTS : UNLIKELY;
+  // the laxest pass (the others found too little in paragraphs) also scores the list items
+  // written as prose: a page can hold its text in lists (an FAQ's answers as steps), and
+  // then a grid of short linked blurbs outscores it
+  const scoreItems = !flags.stripUnlikely && !flags.weightClasses && !flags.cleanConditionally;
   const visit = (el: ElementNode): boolean => {
     const match = `${el.attrs.class ?? ''} ${el.attrs.id ?? ''}`;
     if (!bylineFound && el !== body && isByline(el, match)) {
@@ -122,7 +126,8 @@ export function collectScorable(
     if (EMPTY_REMOVABLE.has(el.tag) && isWithoutContent(el)) {
       return false;
     }
-    if (TAGS_TO_SCORE.has(el.tag)) out.push(el);
+    if (TAGS_TO_SCORE.has(el.tag) || (scoreItems && el.tag === 'li' && isProseItem(el)))
+      out.push(el);
     if (el.tag === 'div') {
       wrapPhrasingRuns(el);
       if (!hasBlockChild(el)) {
@@ -287,4 +292,15 @@ function nonSpace(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 32) n++;
   return n;
+}
+
+/** A list item holding this much text (characters) is a sentence or more, not a label. */
+const PROSE_ITEM = 100;
+/** Past this share of its text in links, an item is a link with a blurb, not prose. */
+const PROSE_ITEM_LINKS = 0.3;
+
+/** A list item written as prose (a step, an answer's point): no blocks, long, few links. */
+function isProseItem(el: ElementNode): boolean {
+  if (hasBlockChild(el) || textLengthUpTo(el, PROSE_ITEM) < PROSE_ITEM) return false;
+  return linkDensity(el) < PROSE_ITEM_LINKS;
 }
