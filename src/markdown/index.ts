@@ -13,6 +13,7 @@ import { isHidden, removeChrome } from './boilerplate.js';
 import { dropCardButtons } from './card-buttons.js';
 import { dropCardCopies } from './card-copies.js';
 import { showCardHiddenText } from './card-hidden-text.js';
+import { dropCloakedForms } from './cloaked-forms.js';
 import { cloneElement } from './clone.js';
 import { dropClassHidden } from './collection-hidden.js';
 import { showsCollection } from './collection-page.js';
@@ -259,6 +260,8 @@ function extractedContent(
 ): { content: ElementNode; product: boolean; shop: boolean } {
   const pageTextLength = textLength(body);
   showScriptShownContent(body, pageTextLength);
+  // a framework's dialogs (a "notify me" form and its states) wait cloaked for a click
+  dropCloakedForms(body, pageTextLength);
   // looked for before chrome goes: shops print the price for screen readers only, or in
   // an element hidden from them beside its visible twin
   const grids = findProductGrids(body);

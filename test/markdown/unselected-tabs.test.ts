@@ -38,7 +38,40 @@ const page = (selected: string) => `<!doctype html><html><head>
   <tr><th>Protein</th><td>19.8g per hundred grams of seeds</td></tr></table></div>
   </div></div></body></html>`;
 
+const linkTab = (id: string, name: string, selected: boolean) =>
+  `<li class="tta-tab${selected ? ' vc_active' : ''}"><a href="#${id}">${name}</a></li>`;
+
+/** A page builder's tab set: no ARIA, the tabs links to sibling panels, one marked active. */
+const builderPage = (selected: string) => `<!doctype html><html><head>
+  <title>Sunflower Seeds</title>${product}</head><body>
+  <div class="product"><h1>Sunflower Seeds</h1>
+  <p>Sunflower seeds start as the centre of the bright yellow sunflower. As the head of the
+  flower ages, the seeds dry and the hulls are removed to reveal soft, tasty seeds.</p>
+  <div class="tta"><ul class="tta-tabs">${linkTab('why', 'Why', selected === 'why')}
+  ${linkTab('faq', 'Questions', selected === 'faq')}${linkTab('inside', 'Inside', selected === 'inside')}</ul>
+  <div class="tta-panels"><div class="tta-panel" id="why"><p>WHY They are dense with vitamins
+  and minerals that are often hard to obtain, such as vitamin E and zinc, and make a fine
+  addition to muesli, porridge and smoothies of every kind.</p></div>
+  <div class="tta-panel" id="faq"><p>ASKED How should the seeds be stored? For optimum
+  freshness keep them in a cool place away from moisture and direct sunlight, sealed.</p></div>
+  <div class="tta-panel" id="inside"><p>INSIDE Hulled sunflower seeds, grown and dried on one
+  farm, roasted lightly in small batches and packed by hand in a paper bag.</p></div>
+  </div></div></div></body></html>`;
+
 describe('tab sets on a product page', () => {
+  it('keeps the panel of the link tab marked active in a set without ARIA', () => {
+    const md = htmlToMarkdown(builderPage('inside'), URL);
+    assert.match(md, /INSIDE/);
+    assert.doesNotMatch(md, /WHY|ASKED/);
+  });
+
+  it('keeps every panel of a link list with no item marked (a table of contents)', () => {
+    const md = htmlToMarkdown(builderPage(''), URL);
+    assert.match(md, /WHY/);
+    assert.match(md, /ASKED/);
+    assert.match(md, /INSIDE/);
+  });
+
   it('keeps the first panel when no tab is marked selected, and the specification table', () => {
     const md = htmlToMarkdown(page(''), URL);
     assert.match(md, /DESCRIBED/);
