@@ -35,6 +35,7 @@ import { collapsedText, innerText, linkDensity, textFigures, textLength } from '
 import { resolveNoscript } from './noscript.js';
 import { pageRegion } from './page-region.js';
 import { prepareArticle } from './prepare-article.js';
+import { addOnGrids, pageProductNames, showAddOns } from './product-addons.js';
 import { openPanels, showProductBlocks } from './product-blocks.js';
 import { dropProductExtras } from './product-extras.js';
 import { findProductGrids } from './product-grid.js';
@@ -266,7 +267,13 @@ function extractedContent(
   // an element hidden from them beside its visible twin
   const grids = findProductGrids(body);
   const found = grids.best;
-  const product = saysProduct && !showsCollection(doc.root, doc.jsonLd, grids);
+  // a product's add-ons (a game's packs) fill a priced grid named after it: not a collection
+  const addOns = saysProduct
+    ? addOnGrids(grids.grids, pageProductNames(doc.root, doc.jsonLd))
+    : new Map<ElementNode, string[]>();
+  const onlyAddOns = addOns.size > 0 && addOns.size === grids.grids.length;
+  const product = saysProduct && (onlyAddOns || !showsCollection(doc.root, doc.jsonLd, grids));
+  if (product) showAddOns(addOns);
   const grid = product ? null : (found?.el ?? null);
   if (!product) showCardHiddenText(grid ? [...grids.grids, grid] : grids.grids);
   // a page's collapsed panels (a service's answers, a category's buying guide, a reference's

@@ -19,7 +19,7 @@ import { findProductGrid } from './product-grid.js';
 
 /** schema.org Product or ProductGroup as a JSON-LD `@type`, alone or in a list. */
 const PRODUCT_TYPE = /"@type"\s*:\s*(?:\[[^\]]*?)?"(?:https?:\/\/schema\.org\/)?Product(?:Group)?"/;
-const PRODUCT_ITEMTYPE = /schema\.org\/Product(?:Group)?$/i;
+export const PRODUCT_ITEMTYPE = /schema\.org\/Product(?:Group)?$/i;
 /** Class or id names of the blocks around a product that are not its content. */
 const BESIDE_PRODUCT = /review|recommend|related|similar|upsell|rating|feedback/i;
 const REVIEW_ITEMTYPE = /schema\.org\/(?:Review|AggregateRating)$/i;

@@ -42,6 +42,32 @@ function longestIn(
   return best;
 }
 
+/** The names of the page's schema.org Products (or ProductGroups). */
+export function productNames(scripts: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const source of scripts) {
+    if (source.length > MAX_JSON) continue;
+    try {
+      out.push(...namesIn(JSON.parse(source), 0));
+    } catch {}
+  }
+  return out;
+}
+
+function namesIn(data: unknown, depth: number): string[] {
+  if (depth > 8) return [];
+  if (Array.isArray(data)) return data.flatMap((item) => namesIn(item, depth + 1));
+  if (!isObject(data)) return [];
+  const out: string[] = [];
+  if (typesOf(data).some((t) => PRODUCT.test(t)) && typeof data.name === 'string') {
+    out.push(data.name);
+  }
+  for (const value of Object.values(data)) {
+    if (typeof value === 'object') out.push(...namesIn(value, depth + 1));
+  }
+  return out;
+}
+
 function descriptionsIn(data: unknown, depth: number): string[] {
   if (depth > 8) return [];
   if (Array.isArray(data)) return data.flatMap((item) => descriptionsIn(item, depth + 1));
