@@ -11,9 +11,11 @@
  * text, which the references keep). The buy box around the cart's form or button (stock,
  * delivery, instalments) goes. Specification labels written against their values get a
  * space, and text that is only a machine id goes. Tab sets without ARIA open too
- * (sibling-tab-panels.ts).
+ * (sibling-tab-panels.ts); an accordion marked by class alone loses its collapsed items
+ * (closed-accordions.ts).
  */
 import { isHidden } from './boilerplate.js';
+import { dropClosedAccordionItems } from './closed-accordions.js';
 import { type ElementNode, findFirst, type Node, removeNodes } from './dom.js';
 import { controlledPanels } from './hidden-panels.js';
 import { textLength } from './measure.js';
@@ -33,6 +35,7 @@ export function showProductBlocks(body: ElementNode): void {
   dropBuyBoxes(body);
   // a tab set shows its selected panel only (unselected-tabs.ts); what is left opens below
   dropUnselectedTabs(body);
+  dropClosedAccordionItems(body);
   showTabPanels(body);
   const opened = openPanels(body);
   const hidden: ElementNode[] = [];
