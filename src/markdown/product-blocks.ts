@@ -74,7 +74,7 @@ export function openPanels(body: ElementNode, tabs = true): ReadonlySet<ElementN
  * the shop templates' conventions in its id, class, name, action or test id.
  */
 const BUY_CONTROL =
-  /add-?to-?(?:cart|bag|basket)|addtocart|atc-button|buy-?box|product-form|\/cart\/add/i;
+  /add-?to-?(?:cart|bag|basket)|addtocart|atc-button|buy-?box|product-form|\/(?:cart|basket|bag)\/add/i;
 /** More buy controls than this are other products' quick-add buttons beside the product's. */
 const OWN_CONTROLS = 3;
 /** A buy box holds at most this much text (characters): a price, options, stock, shipping. */

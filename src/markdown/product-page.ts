@@ -7,10 +7,10 @@
  *
  * A page is a product page when it says so in its markup: schema.org Product (JSON-LD or
  * microdata), `og:type` product, or one buy form (a collection page has one a card). Only
- * there are those blocks dropped, by the names shop templates give them in their class or
- * id (as Readability's own candidates are named) or by schema.org's Review markup; and the
- * rows of other products that shops set under the product (product-grid.ts's cards) go by
- * their shape. A page's words are never read, so any language is served.
+ * there are those blocks dropped, by the names shop templates give them in their class,
+ * id or data-name (as Readability's own candidates are named) or by schema.org's Review
+ * markup; and the rows of other products that shops set under the product (product-grid.ts's
+ * cards) go by their shape. A page's words are never read, so any language is served.
  */
 import { type ElementNode, findFirst, hasItemType, removeNodes } from './dom.js';
 import { innerText, textLength } from './measure.js';
@@ -20,7 +20,10 @@ import { findProductGrid } from './product-grid.js';
 /** schema.org Product or ProductGroup as a JSON-LD `@type`, alone or in a list. */
 const PRODUCT_TYPE = /"@type"\s*:\s*(?:\[[^\]]*?)?"(?:https?:\/\/schema\.org\/)?Product(?:Group)?"/;
 export const PRODUCT_ITEMTYPE = /schema\.org\/Product(?:Group)?$/i;
-/** Class or id names of the blocks around a product that are not its content. */
+/**
+ * Class, id or `data-name` names of the blocks around a product that are not its content
+ * (a component template names its sections in `data-name`, its classes being hashed).
+ */
 const BESIDE_PRODUCT = /review|recommend|related|similar|upsell|rating|feedback/i;
 const REVIEW_ITEMTYPE = /schema\.org\/(?:Review|AggregateRating)$/i;
 /**
@@ -37,7 +40,7 @@ export function isProductPage(root: ElementNode, jsonLd: readonly string[]): boo
     if ((el.attrs.property ?? el.attrs.name) !== 'og:type') continue;
     if ((el.attrs.content ?? '').trim().toLowerCase().startsWith('product')) return true;
   }
-  return hasItemType(root, PRODUCT_ITEMTYPE) || (buyForms(root, 2) === 1 && !saysArticle(root));
+  return hasItemType(root, PRODUCT_ITEMTYPE) || (buyForms(root) === 1 && !saysArticle(root));
 }
 
 /**
@@ -47,30 +50,45 @@ export function isProductPage(root: ElementNode, jsonLd: readonly string[]): boo
  */
 export function saysProductByMetaOnly(root: ElementNode, jsonLd: readonly string[]): boolean {
   if (jsonLd.some((data) => PRODUCT_TYPE.test(data))) return false;
-  return !hasItemType(root, PRODUCT_ITEMTYPE) && buyForms(root, 2) !== 1;
+  return !hasItemType(root, PRODUCT_ITEMTYPE) && buyForms(root) !== 1;
 }
 
 /**
- * A shop's buy box: the form that puts the product in the cart, named so in its id, class
- * or action by the shop templates' conventions (`addToCart`, `product-form`, Shopify's
- * `/cart/add`, `buy-box`). A page with one is a product's page; a collection page has one a
- * card; an article (og:type article) with a shop's buy button beside its text is still an
- * article. Markup names, not page words: any language is served.
+ * A shop's buy box: the form that puts the product in the cart, named so in its id, class,
+ * name or action by the shop templates' conventions (`addToCart`, `product-form`, `buy-box`,
+ * an action posting to a cart, basket or bag path's add: Shopify's `/cart/add`, a
+ * `/basket/add_and_show`). A page with one is a product's page (other products' quick-add
+ * forms in a row of cards beside it not counted); a collection page has one a card; an
+ * article (og:type article) with a shop's buy button beside its text is still an article.
+ * Markup names, not page words: any language is served.
  */
-const BUY_FORM = /add-?to-?(?:cart|bag|basket)|buy-?box|product-form|\/cart\/add/i;
+const BUY_FORM = /add-?to-?(?:cart|bag|basket)|buy-?box|product-form|\/(?:cart|basket|bag)\/add/i;
 
-/** The page's buy forms, counted up to `cap`. */
-function buyForms(el: ElementNode, cap: number): number {
+/**
+ * Cards of a row each holding a buy form: at least this many side by side make a row of
+ * other products' quick-add forms ("complete the look"), not the product's own buy box.
+ */
+const QUICK_ADD_ROW = 3;
+
+/**
+ * The page's own buy forms: each buy form outside a row of cards each holding one (a
+ * collection's grid or a row of other products under the product). One walk of the page.
+ */
+function buyForms(el: ElementNode): number {
   let count = 0;
+  let holding = 0;
   for (const child of el.children) {
     if (child.type !== 'element') continue;
     const a = child.attrs;
-    if (child.tag === 'form' && BUY_FORM.test(`${a.id ?? ''} ${a.class ?? ''} ${a.action ?? ''}`)) {
-      count++;
-    } else count += buyForms(child, cap - count);
-    if (count >= cap) return count;
+    const own =
+      child.tag === 'form' &&
+      BUY_FORM.test(`${a.id ?? ''} ${a.class ?? ''} ${a.name ?? ''} ${a.action ?? ''}`)
+        ? 1
+        : buyForms(child);
+    count += own;
+    if (own > 0) holding++;
   }
-  return count;
+  return holding >= QUICK_ADD_ROW && holding === count ? 0 : count;
 }
 
 /**
@@ -127,7 +145,8 @@ function besideProduct(el: ElementNode): boolean {
   if (a.itemprop === 'review' || (a.itemtype && REVIEW_ITEMTYPE.test(a.itemtype))) return true;
   return (
     (a.class !== undefined && BESIDE_PRODUCT.test(a.class)) ||
-    (a.id !== undefined && BESIDE_PRODUCT.test(a.id))
+    (a.id !== undefined && BESIDE_PRODUCT.test(a.id)) ||
+    (a['data-name'] !== undefined && BESIDE_PRODUCT.test(a['data-name']))
   );
 }
 

@@ -112,6 +112,36 @@ describe('beside the product', () => {
     assert.equal(isProductPage(article, []), false);
   });
 
+  it('reads a buy form by its name, or by an action adding to a cart, basket or bag path', () => {
+    const byName = parseDocument(
+      page('', '<form name="addToCart" action="/buy" method="post"><button>Buy</button></form>'),
+    ).root;
+    const byBasket = parseDocument(
+      page(
+        '',
+        '<form name="AddItem" action="/v/checkout/basket/add_and_show" method="post"><button>Buy</button></form>',
+      ),
+    ).root;
+    const search = parseDocument(
+      page('', '<form name="keyword" action="/keyword.php"><input name="q"></form>'),
+    ).root;
+    assert.equal(isProductPage(byName, []), true);
+    assert.equal(isProductPage(byBasket, []), true);
+    assert.equal(isProductPage(search, []), false);
+  });
+
+  it("counts one buy form beside a row of other products' quick-add forms as one", () => {
+    const form = (n: number) =>
+      `<form action="/cart/add" method="post"><input type="hidden" name="id" value="${n}"><button>Buy</button></form>`;
+    const quickAdd = (n: number) =>
+      `<div class="card"><a href="/p/${n}">Mug ${n}</a>${form(n)}</div>`;
+    const row = `<section><h2>Complete the set</h2><div>${[2, 3, 4].map(quickAdd).join('')}</div></section>`;
+    const withRow = parseDocument(page('', `<div class="buy">${form(1)}</div>${row}`)).root;
+    const twoOwn = parseDocument(page('', `<div>${form(1)}</div><div>${form(2)}</div>${row}`)).root;
+    assert.equal(isProductPage(withRow, []), true);
+    assert.equal(isProductPage(twoOwn, []), false);
+  });
+
   it('gives the schema.org description when the markup is a script shell', () => {
     const text =
       'DESCRIBED These kettles are engineered for quiet mornings: a concealed element, a limescale filter you can wash and a base that turns all the way round.';

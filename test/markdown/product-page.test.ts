@@ -60,6 +60,16 @@ describe('product pages', () => {
     }
   });
 
+  it('drops a block named so in its data-name (a template naming its sections)', () => {
+    const html = page(jsonLd).replace(
+      '<section id="product-reviews">',
+      '<div data-name="Reviews"><p>Customers say: REVIEWSUMMARY the kettle is quiet, quick and easy to clean, though some found the lid stiff at first.</p></div><section id="product-reviews">',
+    );
+    const md = htmlToMarkdown(html, URL);
+    assert.match(md, /limescale filter/);
+    assert.doesNotMatch(md, /REVIEWSUMMARY/);
+  });
+
   it('keeps such blocks on a page that does not say it is a product', () => {
     const md = htmlToMarkdown(page(''), URL);
     assert.match(md, /limescale filter/);
