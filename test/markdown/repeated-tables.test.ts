@@ -57,6 +57,13 @@ describe('repeated tables', () => {
     assert.match(md, /Capacity/);
   });
 
+  it('drops a later definition list whose terms and details repeat the table', () => {
+    const list = `<dl>${reworded.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
+    const md = htmlToMarkdown(page(list), URL);
+    assert.equal(md.match(/Cord length/g)?.length, 1, md);
+    assert.doesNotMatch(md, /Volume/);
+  });
+
   it('keeps a later table with other rows', () => {
     const md = htmlToMarkdown(page(rows(other)), URL);
     assert.match(md, /Capacity/);
