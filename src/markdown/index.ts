@@ -41,6 +41,7 @@ import { dropProductExtras } from './product-extras.js';
 import { findProductGrids } from './product-grid.js';
 import { dropAboveProductName, dropBesideProduct, isProductPage } from './product-page.js';
 import { dropRepeatedBlocks } from './repeated-blocks.js';
+import { dropRepeatedTables } from './repeated-tables.js';
 import { collectScorable, type FlagUse } from './scorable.js';
 import { showScriptShownContent } from './script-shown.js';
 import { MarkdownWriter, type UrlResolver } from './serialize.js';
@@ -196,6 +197,8 @@ function pageContent(
   // a fifth of the text or more is one (a site builder's story written per breakpoint)
   if (product || isDiscussionPage(doc.root, doc.jsonLd)) dropRepeatedBlocks(content);
   else dropRepeatedBlocks(content, STORY_COPY_SHARE);
+  // a spec table printed under two tabs, a label or two reworded
+  if (product) dropRepeatedTables(content);
   // a folded text's visible opening, set before the whole text its class hides
   dropHiddenTextExcerpts(content);
   // a blog roll or "more ideas" cards after the story (a product page's related items go
