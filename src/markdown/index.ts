@@ -52,6 +52,7 @@ import { openTabPanels } from './tab-panels.js';
 import type { TagHandler } from './tag-stream.js';
 import { dropTeaserRuns } from './teaser-runs.js';
 import { isDiscussionPage, isThreadPage } from './thread-page.js';
+import { dropTrailingSections } from './trailing-sections.js';
 import { TreeStats } from './tree-stats.js';
 import { trimArticle } from './trim-article.js';
 import { type Surroundings, shownGrids, widerContent } from './wider-content.js';
@@ -310,6 +311,7 @@ function chosenContent(
   if (product) {
     dropBesideProduct(body, pageTextLength);
     dropProductExtras(body, pageTextLength);
+    dropTrailingSections(body, pageProductNames(root, doc.jsonLd));
   }
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);
