@@ -7,15 +7,13 @@
  * (`aria-roledescription="carousel"`); the slider kits' root classes (swiper, slick,
  * splide) also wrap a product's own gallery and description (WCXB product 0.656 -> 0.638).
  */
-import { type ElementNode, findFirst, removeNodes } from './dom.js';
+import { type ElementNode, findFirst, outermost, removeNodes } from './dom.js';
 import { textLengthUpTo } from './measure.js';
 
 const CAROUSEL_ROLE = /^carousel$/i;
 /^(?:carousel|swiper|slick-slider|splide|glide|owl-carousel|flickity-enabled)$/i;
 /** A carousel holding this share of the page's text or more is the page's content. */
 const MOST_OF_PAGE = 0.5;
-/** Elements visited at most: the walk is bounded on hostile pages. */
-const MAX_ELEMENTS = 50_000;
 
 /**
  * Removes, in place, the carousels under `body` (none holding the page's `<h1>`).
@@ -23,19 +21,9 @@ const MAX_ELEMENTS = 50_000;
  */
 export function dropCarousels(body: ElementNode, pageTextLength: number): void {
   const limit = pageTextLength * MOST_OF_PAGE;
-  let budget = MAX_ELEMENTS;
-  const doomed: ElementNode[] = [];
-  const stack: ElementNode[] = [body];
-  while (stack.length > 0 && budget-- > 0) {
-    const el = stack.pop() as ElementNode;
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      if (isCarousel(child) && textLengthUpTo(child, limit) < limit && !findFirst(child, 'h1')) {
-        doomed.push(child);
-      } else stack.push(child);
-    }
-  }
-  removeNodes(doomed);
+  const isDoomed = (el: ElementNode) =>
+    isCarousel(el) && textLengthUpTo(el, limit) < limit && !findFirst(el, 'h1');
+  removeNodes(outermost(body, isDoomed));
 }
 
 function isCarousel(el: ElementNode): boolean {

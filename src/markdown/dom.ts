@@ -186,6 +186,29 @@ export function removeNodes(nodes: readonly Node[]): void {
   for (const node of nodes) node.parent = null;
 }
 
+/** Elements an outermost-match walk visits at most: it is bounded on hostile pages. */
+const MAX_WALKED = 50_000;
+
+/**
+ * The outermost elements under `root` for which `matches` holds (what is inside a match is
+ * not looked at), visiting at most MAX_WALKED elements. The rules that drop a kind of
+ * block (tooltips, carousels, price lists) share it: a match's inside goes with it.
+ */
+export function outermost(root: ElementNode, matches: (el: ElementNode) => boolean): ElementNode[] {
+  let budget = MAX_WALKED;
+  const found: ElementNode[] = [];
+  const stack: ElementNode[] = [root];
+  while (stack.length > 0 && budget-- > 0) {
+    const el = stack.pop() as ElementNode;
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      if (matches(child)) found.push(child);
+      else stack.push(child);
+    }
+  }
+  return found;
+}
+
 /** Depth-first list of elements under (not including) `root`, in document order. */
 export function descendants(root: ElementNode, out: ElementNode[] = []): ElementNode[] {
   for (const child of root.children) {

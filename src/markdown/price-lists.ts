@@ -7,7 +7,7 @@
  * won), while a list of prices they never keep. Told by markup names (`price`,
  * `product-price`, `price__list`) and schema.org's `itemprop`, never by the page's words.
  */
-import { type ElementNode, findFirst, removeNodes } from './dom.js';
+import { type ElementNode, findFirst, outermost, removeNodes } from './dom.js';
 import { textLengthUpTo } from './measure.js';
 
 /** A class or id token naming a price's box: `price`, `product-price`, `price_info_list`. */
@@ -16,23 +16,10 @@ const PRICE_ITEMPROP = /^(?:price|offers|lowPrice|highPrice)$/;
 /** A price box holds prices and a line or two about them; a longer block named so is not one. */
 const MAX_PRICE_BOX = 400;
 const LISTS = new Set(['ul', 'ol', 'table', 'dl']);
-/** Elements visited at most: the walk is bounded on hostile pages. */
-const MAX_ELEMENTS = 50_000;
 
 /** Removes, in place, the price boxes under `root` that hold a list of prices. */
 export function dropPriceLists(root: ElementNode): void {
-  let budget = MAX_ELEMENTS;
-  const doomed: ElementNode[] = [];
-  const stack: ElementNode[] = [root];
-  while (stack.length > 0 && budget-- > 0) {
-    const el = stack.pop() as ElementNode;
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      if (isPriceList(child)) doomed.push(child);
-      else stack.push(child);
-    }
-  }
-  removeNodes(doomed);
+  removeNodes(outermost(root, isPriceList));
 }
 
 function isPriceList(el: ElementNode): boolean {

@@ -6,7 +6,7 @@
  * (`role="tooltip"`) or by the name the UI kits give its box (`tooltip`, `tool-tip`,
  * `tooltip__content`); the trigger (`has-tooltip`, `tooltip-trigger`) and the label stay.
  */
-import { type ElementNode, removeNodes } from './dom.js';
+import { type ElementNode, outermost, removeNodes } from './dom.js';
 import { textLengthUpTo } from './measure.js';
 
 /** A class token naming a tooltip's box or its text, not its trigger. */
@@ -14,24 +14,12 @@ const TOOLTIP_CLASS =
   /^tool-?tip(?:s)?(?:(?:__|-|_)(?:content|text|body|inner|popup|panel|box))?$/i;
 /** A tooltip holds a line or two of help; a longer block named so is a template's panel. */
 const MAX_TOOLTIP = 600;
-/** Elements visited at most: the walk is bounded on hostile pages. */
-const MAX_ELEMENTS = 50_000;
 
 /** Removes, in place, the tooltips under `root`. */
 export function dropTooltips(root: ElementNode): void {
-  let budget = MAX_ELEMENTS;
-  const doomed: ElementNode[] = [];
-  const stack: ElementNode[] = [root];
-  while (stack.length > 0 && budget-- > 0) {
-    const el = stack.pop() as ElementNode;
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      if (isTooltip(child) && textLengthUpTo(child, MAX_TOOLTIP + 1) <= MAX_TOOLTIP)
-        doomed.push(child);
-      else stack.push(child);
-    }
-  }
-  removeNodes(doomed);
+  removeNodes(
+    outermost(root, (el) => isTooltip(el) && textLengthUpTo(el, MAX_TOOLTIP + 1) <= MAX_TOOLTIP),
+  );
 }
 
 function isTooltip(el: ElementNode): boolean {
