@@ -33,6 +33,14 @@ const PG_CLIENT_TEXTS = [
   'Client was closed and is not queryable',
 ];
 
+/**
+ * node-postgres's own connect bound (connectionTimeoutMillis on the client) ends a connection
+ * the server never answered with exactly this text: a query that needs a new connection
+ * while the server is silent. Matched whole, as the words are too common to look for inside
+ * other messages.
+ */
+const PG_CONNECT_TIMEOUT_TEXT = 'timeout expired';
+
 /** How long a caller should wait before trying again, in seconds. */
 const RETRY_AFTER_SECONDS = '5';
 
@@ -49,6 +57,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     if (code.startsWith('SQLITE_BUSY')) return true;
   }
   if (PG_CLIENT_TEXTS.some((text) => error.message.includes(text))) return true;
+  if (error.message === PG_CONNECT_TIMEOUT_TEXT) return true;
   if (
     error instanceof AggregateError &&
     error.errors.some((e) => isDatabaseUnavailable(e, depth + 1))

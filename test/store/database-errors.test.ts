@@ -24,6 +24,7 @@ describe('isDatabaseUnavailable', () => {
       'Connection terminated due to connection timeout',
       'timeout exceeded when trying to connect',
       'Query read timeout',
+      'timeout expired',
     ]) {
       assert.ok(isDatabaseUnavailable(new Error(text)), text);
     }

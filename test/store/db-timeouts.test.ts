@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { isDatabaseUnavailable } from '../../src/store/database-errors.js';
 import { DatabaseUnavailableError, openStore, type Store } from '../../src/store/db.js';
 import { createTestDatabase, pgSkipReason } from '../helpers/postgres.js';
 import {
@@ -78,6 +79,21 @@ describe('PostgreSQL bounds', () => {
     it('fails a query once the server has been silent past the bound', async () => {
       proxy.silence();
       await assert.rejects(sql`select 1`.execute(store.db), /Query read timeout/);
+    });
+
+    it('fails queries that need a new connection while the server is silent as unavailable', async () => {
+      proxy.silence();
+      // more at once than the pool holds connections: some open new ones, which the client's
+      // connect bound ends ("timeout expired"); every failure must read as the outage (a 503)
+      const results = await Promise.allSettled(
+        Array.from({ length: 4 }, () => sql`select 1`.execute(store.db)),
+      );
+      for (const result of results) {
+        assert.equal(result.status, 'rejected');
+        if (result.status === 'rejected') {
+          assert.ok(isDatabaseUnavailable(result.reason), String(result.reason));
+        }
+      }
     });
   });
 });
