@@ -22,6 +22,25 @@ const focused = (page: Page) =>
     return `${el.tagName.toLowerCase()}${id ? `[${id}]` : ''} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}`;
   });
 
+/** Focus moves after the view renders, a task or more after the click: wait for it (a guard). */
+const FOCUS_GUARD_MS = 10_000;
+
+/** Whether `check` holds within FOCUS_GUARD_MS, polled; false past the guard. */
+async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+  const until = Date.now() + FOCUS_GUARD_MS;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Asserts that focus reaches an element matching `pattern` (focused()'s description). */
+async function assertFocus(page: Page, pattern: RegExp): Promise<void> {
+  await eventually(async () => pattern.test(await focused(page)));
+  assert.match(await focused(page), pattern);
+}
+
 describe('console focus and keys', () => {
   let rig: ConsoleRig;
   let context: BrowserContext;
@@ -69,7 +88,7 @@ describe('console focus and keys', () => {
     await page.getByLabel('Name (optional)').fill('CI runner');
     await page.getByRole('button', { name: 'Create a key' }).click();
     await page.getByTestId('new-key-value').waitFor();
-    assert.match(await focused(page), /^div\[new-key\]/);
+    await assertFocus(page, /^div\[new-key\]/);
     const fresh = (await page.getByTestId('new-key-value').textContent()) ?? '';
     const row = page.locator('[data-testid="key-row"]', { hasText: fresh.slice(0, 10) });
     await row.waitFor();
@@ -78,7 +97,9 @@ describe('console focus and keys', () => {
 
     await page.getByRole('button', { name: `Rename key ${fresh.slice(0, 10)}` }).click();
     const input = page.getByLabel(`Name of key ${fresh.slice(0, 10)}`);
-    assert.equal(await input.evaluate((el) => el === document.activeElement), true);
+    const inputFocused = () => input.evaluate((el) => el === document.activeElement);
+    await eventually(inputFocused);
+    assert.equal(await inputFocused(), true);
     await input.fill('Nightly export');
     await input.press('Enter');
     await row.getByTestId('key-name').getByText('Nightly export').waitFor();
@@ -94,7 +115,7 @@ describe('console focus and keys', () => {
     await page.getByLabel('Target URL').fill(rig.seeded.articleUrl);
     await page.getByLabel(/^Render in a browser/).check();
     await page.getByRole('button', { name: 'Add wait' }).click();
-    assert.match(await focused(page), /^input/);
+    await assertFocus(page, /^input/);
     assert.equal(
       await page.evaluate(() =>
         document.activeElement?.closest('[data-kind]')?.getAttribute('data-kind'),
