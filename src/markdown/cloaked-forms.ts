@@ -8,8 +8,8 @@
  * write a card's per-variant badges and prices so, which are the page's data. Markup only:
  * any language is served.
  */
-import { type ElementNode, findFirst, removeNodes } from './dom.js';
-import { textLength } from './measure.js';
+import { type ElementNode, findFirst, outermost, removeNodes } from './dom.js';
+import { textLengthUpTo } from './measure.js';
 
 /** A block holding this share of the page's text or more is the page, however it is marked. */
 const MOST_OF_PAGE = 0.5;
@@ -19,21 +19,12 @@ const MOST_OF_PAGE = 0.5;
  * `pageTextLength`: the body's text length, measured once by the caller.
  */
 export function dropCloakedForms(body: ElementNode, pageTextLength: number): void {
-  const doomed: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      if (
-        isCloakedConditional(child) &&
-        (child.tag === 'form' || findFirst(child, 'form')) &&
-        textLength(child) < pageTextLength * MOST_OF_PAGE
-      ) {
-        doomed.push(child);
-      } else walk(child);
-    }
-  };
-  walk(body);
-  removeNodes(doomed);
+  const most = pageTextLength * MOST_OF_PAGE;
+  const isDoomed = (el: ElementNode) =>
+    isCloakedConditional(el) &&
+    (el.tag === 'form' || findFirst(el, 'form') !== null) &&
+    textLengthUpTo(el, most) < most;
+  removeNodes(outermost(body, isDoomed));
 }
 
 function isCloakedConditional(el: ElementNode): boolean {

@@ -10,7 +10,7 @@
  * unselected panels the references often keep, is not touched, nor an item whose title
  * alone is marked. Markup only: any language is served.
  */
-import { type ElementNode, removeNodes } from './dom.js';
+import { type ElementNode, forEachSiblingSet, removeNodes } from './dom.js';
 
 /** Class tokens that mark an open item, alone or after a kit's prefix (`is-open`). */
 const STATE_TOKEN = /^(?:[\w-]*[-_])?(?:active|open|opened|expanded|show|shown)$/;
@@ -26,16 +26,7 @@ const MAX_ITEMS = 12;
 /** Removes, in place, the collapsed items of `body`'s class-marked accordions. */
 export function dropClosedAccordionItems(body: ElementNode): void {
   const doomed: ElementNode[] = [];
-  const walk = (el: ElementNode): void => {
-    const kids: ElementNode[] = [];
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      kids.push(child);
-      walk(child);
-    }
-    if (kids.length >= 2 && kids.length <= MAX_ITEMS) doomed.push(...closedItems(kids));
-  };
-  walk(body);
+  forEachSiblingSet(body, MAX_ITEMS, (kids) => doomed.push(...closedItems(kids)));
   removeNodes(doomed);
 }
 

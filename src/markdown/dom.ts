@@ -209,6 +209,29 @@ export function outermost(root: ElementNode, matches: (el: ElementNode) => boole
   return found;
 }
 
+/**
+ * Calls `visit` with the element children of every element under `root` (and of `root`)
+ * that has from 2 to `most` of them, innermost first: the rules that read a handful of
+ * siblings as one set (a tab set's panels, an accordion's items) share it; a longer list of
+ * children is not such a set.
+ */
+export function forEachSiblingSet(
+  root: ElementNode,
+  most: number,
+  visit: (kids: readonly ElementNode[]) => void,
+): void {
+  const walk = (el: ElementNode): void => {
+    const kids: ElementNode[] = [];
+    for (const child of el.children) {
+      if (child.type !== 'element') continue;
+      kids.push(child);
+      walk(child);
+    }
+    if (kids.length >= 2 && kids.length <= most) visit(kids);
+  };
+  walk(root);
+}
+
 /** Depth-first list of elements under (not including) `root`, in document order. */
 export function descendants(root: ElementNode, out: ElementNode[] = []): ElementNode[] {
   for (const child of root.children) {

@@ -272,9 +272,8 @@ function extractedContent(
   const grids = findProductGrids(body);
   const found = grids.best;
   // a product's add-ons (a game's packs) fill a priced grid named after it: not a collection
-  const addOns = saysProduct
-    ? addOnGrids(grids.grids, pageProductNames(doc.root, doc.jsonLd))
-    : new Map<ElementNode, string[]>();
+  const names = saysProduct ? pageProductNames(doc.root, doc.jsonLd) : [];
+  const addOns = saysProduct ? addOnGrids(grids.grids, names) : new Map<ElementNode, string[]>();
   const onlyAddOns = addOns.size > 0 && addOns.size === grids.grids.length;
   const product = saysProduct && (onlyAddOns || !showsCollection(doc.root, doc.jsonLd, grids));
   if (product) showAddOns(addOns);
@@ -292,7 +291,15 @@ function extractedContent(
     dropCardButtons([...grids.grids, grid]);
   }
   const all = product ? [] : grids.grids;
-  const content = chosenContent(doc, body, site, product, { grid, grids: all }, pageTextLength);
+  const content = chosenContent(
+    doc,
+    body,
+    site,
+    product,
+    { grid, grids: all },
+    pageTextLength,
+    names,
+  );
   return { content, product, shop: product || found !== null };
 }
 
@@ -303,6 +310,7 @@ function chosenContent(
   product: boolean,
   shown: Pick<Surroundings, 'grid' | 'grids'>,
   pageTextLength: number,
+  productNames: readonly string[],
 ): ElementNode {
   const { root, title } = doc;
   if (product) showProductBlocks(body);
@@ -311,7 +319,7 @@ function chosenContent(
   if (product) {
     dropBesideProduct(body, pageTextLength);
     dropProductExtras(body, pageTextLength);
-    dropTrailingSections(body, pageProductNames(root, doc.jsonLd));
+    dropTrailingSections(body, productNames);
   }
   const commentsAreContent = isThreadPage(body);
   const region = pageRegion(root, body);

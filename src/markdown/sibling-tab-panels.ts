@@ -8,7 +8,7 @@
  * shown. A carousel's slides and a variant's other prices are the same shape, so a hidden
  * panel opens only when it holds text of its own: a sentence's worth, not mostly links.
  */
-import type { ElementNode } from './dom.js';
+import { type ElementNode, forEachSiblingSet } from './dom.js';
 import { hiddenInline, withoutInlineHiding } from './hidden-panels.js';
 import { linkDensity, textLength } from './measure.js';
 
@@ -21,16 +21,7 @@ const MAX_PANELS = 12;
 
 /** Opens, in place, the hidden panels of `body`'s script-driven tab sets. */
 export function showTabPanels(body: ElementNode): void {
-  const walk = (el: ElementNode): void => {
-    const kids: ElementNode[] = [];
-    for (const child of el.children) {
-      if (child.type !== 'element') continue;
-      kids.push(child);
-      walk(child);
-    }
-    if (kids.length >= 2 && kids.length <= MAX_PANELS) openSiblings(kids);
-  };
-  walk(body);
+  forEachSiblingSet(body, MAX_PANELS, openSiblings);
 }
 
 /** Opens the hidden ones of `kids` that share the tag and class of a shown sibling. */

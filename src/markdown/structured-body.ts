@@ -29,14 +29,7 @@ function longestIn(
   read: (data: unknown, depth: number) => string[],
 ): string {
   let best = '';
-  for (const source of scripts) {
-    if (source.length > MAX_JSON) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(source);
-    } catch {
-      continue;
-    }
+  for (const data of parsedBlocks(scripts)) {
     for (const html of read(data, 0)) if (html.length > best.length) best = html;
   }
   return best;
@@ -45,39 +38,43 @@ function longestIn(
 /** The names of the page's schema.org Products (or ProductGroups). */
 export function productNames(scripts: readonly string[]): string[] {
   const out: string[] = [];
-  for (const source of scripts) {
-    if (source.length > MAX_JSON) continue;
-    try {
-      out.push(...namesIn(JSON.parse(source), 0));
-    } catch {}
+  for (const data of parsedBlocks(scripts)) {
+    out.push(
+      ...productsIn(data, 0, (product) => (typeof product.name === 'string' ? product.name : '')),
+    );
   }
   return out;
 }
 
-function namesIn(data: unknown, depth: number): string[] {
-  if (depth > 8) return [];
-  if (Array.isArray(data)) return data.flatMap((item) => namesIn(item, depth + 1));
-  if (!isObject(data)) return [];
-  const out: string[] = [];
-  if (typesOf(data).some((t) => PRODUCT.test(t)) && typeof data.name === 'string') {
-    out.push(data.name);
+/** The JSON-LD blocks that parse, each within MAX_JSON. */
+function* parsedBlocks(scripts: readonly string[]): Generator<unknown> {
+  for (const source of scripts) {
+    if (source.length > MAX_JSON) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(source);
+    } catch {
+      continue;
+    }
+    yield data;
   }
-  for (const value of Object.values(data)) {
-    if (typeof value === 'object') out.push(...namesIn(value, depth + 1));
-  }
-  return out;
 }
 
 function descriptionsIn(data: unknown, depth: number): string[] {
+  return productsIn(data, depth, (product) => asHtml(product.description));
+}
+
+/** `pick` of every Product object in `data` (arrays, nested values), depth-limited; '' left out. */
+function productsIn(data: unknown, depth: number, pick: (product: Json) => string): string[] {
   if (depth > 8) return [];
-  if (Array.isArray(data)) return data.flatMap((item) => descriptionsIn(item, depth + 1));
+  if (Array.isArray(data)) return data.flatMap((item) => productsIn(item, depth + 1, pick));
   if (!isObject(data)) return [];
   const out: string[] = [];
-  if (typesOf(data).some((t) => PRODUCT.test(t))) out.push(asHtml(data.description));
+  if (typesOf(data).some((t) => PRODUCT.test(t))) out.push(pick(data));
   for (const value of Object.values(data)) {
-    if (typeof value === 'object') out.push(...descriptionsIn(value, depth + 1));
+    if (typeof value === 'object') out.push(...productsIn(value, depth + 1, pick));
   }
-  return out.filter((html) => html !== '');
+  return out.filter((text) => text !== '');
 }
 
 const PRODUCT = /^(?:https?:\/\/schema\.org\/)?Product(?:Group)?$/;
